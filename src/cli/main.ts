@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { buildProgram } from './program.ts';
+
+await buildProgram().parseAsync(process.argv);

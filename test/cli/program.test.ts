@@ -1,0 +1,28 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { packageVersion } from '../../src/cli/program.ts';
+
+const run = promisify(execFile);
+const cli = ['src/cli/main.ts'];
+
+describe('docsnap CLI', () => {
+  it('prints the package version', async () => {
+    const { stdout } = await run(process.execPath, [...cli, '--version']);
+    expect(stdout.trim()).toBe(packageVersion());
+    expect(packageVersion()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('prints help naming the program', async () => {
+    const { stdout } = await run(process.execPath, [...cli, '--help']);
+    expect(stdout).toContain('Usage: docsnap');
+    expect(stdout).toContain('--version');
+  });
+
+  it('fails with a clear message on an unknown option', async () => {
+    await expect(run(process.execPath, [...cli, '--no-such-flag'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("unknown option '--no-such-flag'"),
+    });
+  });
+});
