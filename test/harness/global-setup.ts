@@ -17,7 +17,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
   const { envtestDir, s3Dir } = locateTestServers(repoRoot);
   const started = Date.now();
-  const [kube, s3] = await Promise.all([KubeControlPlane.start(envtestDir), S3Server.start(s3Dir)]);
+  const [kubeStart, s3Start] = await Promise.allSettled([
+    KubeControlPlane.start(envtestDir),
+    S3Server.start(s3Dir),
+  ]);
+  if (kubeStart.status === 'rejected' || s3Start.status === 'rejected') {
+    // Stop whichever did start before reporting the failure.
+    await Promise.all(
+      [kubeStart, s3Start].map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)),
+    );
+    throw kubeStart.status === 'rejected' ? kubeStart.reason : (s3Start as PromiseRejectedResult).reason;
+  }
+  const [kube, s3] = [kubeStart.value, s3Start.value];
   console.log(
     `[integration] kube-apiserver ${kube.connection.server}, S3 ${s3.connection.endpoint} (${Date.now() - started} ms)`,
   );

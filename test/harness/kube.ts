@@ -1,11 +1,10 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, RbacAuthorizationV1Api, type V1PolicyRule } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
-import { freePort, type ManagedProcess, startProcess, waitFor } from './processes.ts';
+import { freePort, type ManagedProcess, makeWorkDir, startProcess, waitFor } from './processes.ts';
 
 /** What tests need to reach the control plane; plain data so it can cross from global setup to workers. */
 export interface KubeConnection {
@@ -56,7 +55,7 @@ export class KubeControlPlane {
   }
 
   static async start(binDir: string): Promise<KubeControlPlane> {
-    const workDir = mkdtempSync(join(tmpdir(), 'docsnap-envtest-'));
+    const workDir = makeWorkDir('envtest');
     const certDir = join(workDir, 'certs');
     mkdirSync(certDir);
     const [etcdClientPort, etcdPeerPort, apiPort] = [await freePort(), await freePort(), await freePort()];
@@ -116,6 +115,8 @@ export class KubeControlPlane {
           `--secure-port=${apiPort}`,
           '--bind-address=127.0.0.1',
           '--advertise-address=127.0.0.1',
+          // No Service endpoints to reconcile, and 1.37 refuses loopback addresses for them.
+          '--endpoint-reconciler-type=none',
           `--cert-dir=${certDir}`, // self-signed serving certificate for 127.0.0.1, with its CA
           `--token-auth-file=${join(workDir, 'tokens.csv')}`,
           '--authorization-mode=RBAC',

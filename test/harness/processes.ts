@@ -1,6 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, openSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** A server process started for tests; its output goes to a log file, quoted when it fails. */
 export interface ManagedProcess {
@@ -109,4 +111,27 @@ export function locateTestServers(repoRoot: string): { envtestDir: string; s3Dir
     return match[1];
   };
   return { envtestDir: value('ENVTEST_DIR'), s3Dir: value('S3_DIR') };
+}
+
+/**
+ * A temporary directory named after this process (`docsnap-<kind>-<pid>-XXXXXX`). Directories of
+ * runs whose process is gone (killed before it could clean up) are removed on the way.
+ */
+export function makeWorkDir(kind: string): string {
+  const prefix = `docsnap-${kind}-`;
+  for (const entry of readdirSync(tmpdir())) {
+    const pid = Number(entry.startsWith(prefix) ? entry.slice(prefix.length).split('-')[0] : Number.NaN);
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid))
+      rmSync(join(tmpdir(), entry), { recursive: true, force: true });
+  }
+  return mkdtempSync(join(tmpdir(), `${prefix}${process.pid}-`));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

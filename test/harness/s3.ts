@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, type ManagedProcess, startProcess, waitFor } from './processes.ts';
+import { freePort, type ManagedProcess, makeWorkDir, startProcess, waitFor } from './processes.ts';
 
 /** What tests need to reach the S3 server; plain data so it can cross from global setup to workers. */
 export interface S3Connection {
@@ -28,7 +27,7 @@ export class S3Server {
   }
 
   static async start(binDir: string): Promise<S3Server> {
-    const workDir = mkdtempSync(join(tmpdir(), 'docsnap-s3-'));
+    const workDir = makeWorkDir('s3');
     const dataDir = join(workDir, 'data');
     const metaDir = join(workDir, 'meta');
     mkdirSync(dataDir);
