@@ -1,13 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-
-/** The package's own version, read from package.json (the same file in src/ and dist/ layouts). */
-export function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return manifest.version;
-}
+import { packageVersion } from '../version.ts';
+import { exportCommand } from './export-command.ts';
 
 /** Builds the `docsnap` command tree. Commands are wiring only: the work lives in the layers below. */
 export function buildProgram(): Command {
@@ -18,5 +11,6 @@ export function buildProgram(): Command {
     )
     .version(packageVersion(), '-V, --version', 'print the docsnap version')
     .showHelpAfterError()
-    .configureHelp({ sortSubcommands: true });
+    .configureHelp({ sortSubcommands: true })
+    .addCommand(exportCommand());
 }

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { packageVersion } from '../../src/cli/program.ts';
+import { packageVersion } from '../../src/version.ts';
 
 const run = promisify(execFile);
 const cli = ['src/cli/main.ts'];

@@ -1,0 +1,81 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { formatLocation } from '../export/errors.ts';
+import { exportSite } from '../export/pipeline.ts';
+import type { DeploymentKind } from '../export/render-context.ts';
+import { progressView } from './progress.ts';
+
+const DEPLOYMENTS: DeploymentKind[] = ['cloud', 'client-hosted', 'air-gapped'];
+
+function keyValue(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const at = value.lastIndexOf('=');
+  if (at <= 0) throw new InvalidArgumentError('expected URL=FILE');
+  return { ...previous, [value.slice(0, at)]: value.slice(at + 1) };
+}
+
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive whole number');
+  return n;
+}
+
+export function exportCommand(): Command {
+  return new Command('export')
+    .description(
+      'render a docs repository (docs.json + MDX) into a self-contained static site and one reproducible archive',
+    )
+    .argument('<dir>', 'the docs repository (docs.json or legacy mint.json at its root)')
+    .option('-o, --out <file>', 'write the archive (.tar.gz) here')
+    .option('--out-dir <dir>', 'write the site files here (an empty directory or an earlier export)')
+    .addOption(
+      new Option('--deployment <kind>', 'where the site will run').choices(DEPLOYMENTS).default('cloud'),
+    )
+    .option('--site-url <url>', 'public URL of the site, for sitemap.xml and canonical links')
+    .option('--export-version <label>', 'version label recorded in the manifest (staticExport.version)')
+    .option('--paths <routes...>', 'render only these pages (routes or folders)')
+    .option(
+      '--openapi-override <url=file>',
+      'use a local file for a remote OpenAPI URL (repeatable)',
+      keyValue,
+    )
+    .option('--no-search', 'leave out the offline search')
+    .option('--workers <n>', 'render threads (default: every core)', positiveInteger)
+    .action(async (dir: string, flags) => {
+      if (!flags.out && !flags.outDir)
+        throw new InvalidArgumentError('give --out <file.tar.gz>, --out-dir <dir>, or both');
+      if (flags.siteUrl && !/^https?:\/\/[^/]+/.test(flags.siteUrl))
+        throw new InvalidArgumentError('--site-url must be an http(s) URL');
+      const view = progressView();
+      const started = performance.now();
+      const result = await exportSite({
+        source: dir,
+        archivePath: flags.out,
+        outDir: flags.outDir,
+        workers: flags.workers,
+        options: {
+          deployment: flags.deployment,
+          siteUrl: flags.siteUrl,
+          version: flags.exportVersion,
+          paths: flags.paths,
+          openapiOverrides: flags.openapiOverride,
+          features: { search: flags.search, analytics: false },
+        },
+        onProgress: (p) => view.update(p.progress, `${p.phase} ${p.renderedPages}/${p.pageCount} pages`),
+      }).finally(() => view.done());
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const lines = [`exported ${result.pageCount} pages in ${seconds} s`];
+      if (result.outDir) lines.push(`site: ${result.outDir}`);
+      if (result.archive) {
+        lines.push(
+          `archive: ${result.archive.path}`,
+          `sha256: ${result.archive.sha256}`,
+          `size: ${result.archive.sizeBytes} bytes`,
+        );
+      }
+      if (result.warnings.length > 0) {
+        lines.push(`${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}:`);
+        for (const w of result.warnings.slice(0, 50)) lines.push(`  ${formatLocation(w)}: ${w.message}`);
+        if (result.warnings.length > 50) lines.push(`  … and ${result.warnings.length - 50} more`);
+      }
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}

@@ -1,0 +1,39 @@
+import type { Root } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { mdxFromMarkdown } from 'mdast-util-mdx';
+import { gfm } from 'micromark-extension-gfm';
+import { mdxjs } from 'micromark-extension-mdxjs';
+import { ExportError } from '../errors.ts';
+
+// Built once: the extensions are pure configuration and are reused for every page.
+const mdxOptions = { extensions: [mdxjs(), gfm()], mdastExtensions: [mdxFromMarkdown(), gfmFromMarkdown()] };
+const mdOptions = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+
+/**
+ * Parses a page body (frontmatter already blanked out) into mdast: MDX for .mdx files (JSX,
+ * expressions, import/export), CommonMark + GFM with raw HTML for .md files. Syntax errors become
+ * an ExportError naming the file, line and column.
+ */
+export function parseBody(body: string, file: string): Root {
+  try {
+    return fromMarkdown(body, file.endsWith('.md') ? mdOptions : mdxOptions);
+  } catch (error) {
+    const e = error as {
+      reason?: string;
+      message: string;
+      line?: number;
+      column?: number;
+      place?: { line?: number; column?: number; start?: { line: number; column: number } };
+    };
+    const place = e.place && 'start' in e.place ? e.place.start : e.place;
+    throw new ExportError(`${file} is not valid MDX`, [
+      {
+        file,
+        line: e.line ?? place?.line,
+        column: e.column ?? place?.column,
+        message: e.reason ?? e.message,
+      },
+    ]);
+  }
+}

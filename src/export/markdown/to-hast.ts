@@ -1,0 +1,113 @@
+import type { Element, ElementContent, Root as HastRoot, Properties } from 'hast';
+import { raw } from 'hast-util-raw';
+import type { RootContent as MdastContent, Nodes as MdastNodes, Root as MdastRoot, Parents } from 'mdast';
+import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
+import { type State, toHast } from 'mdast-util-to-hast';
+import { renderComponent } from '../components/index.ts';
+import type { PropValue, RenderContext } from '../render-context.ts';
+import { describeRemovals, sanitizeAuthored } from './html-policy.ts';
+import { jsxProps, literalExpression } from './literal-props.ts';
+
+type JsxElement = MdxJsxFlowElement | MdxJsxTextElement;
+
+/**
+ * mdast → hast for one page. JSX elements with a capitalized name are components (rendered by
+ * components/), lowercase ones are HTML and pass through the authored-HTML policy; `{expressions}`
+ * are never executed (a literal string still shows). Code is highlighted at build time through
+ * ctx.codeBlock.
+ */
+export function mdastToHast(tree: MdastRoot, ctx: RenderContext, file: string): HastRoot {
+  const isMarkdown = file.endsWith('.md');
+  const jsx = (state: State, node: JsxElement): ElementContent[] | Element | undefined => {
+    const name = node.name;
+    const inline = node.type === 'mdxJsxTextElement';
+    if (name === null) return state.all(node) as ElementContent[]; // a fragment: <>…</>
+    const warn = (message: string) => ctx.warn(`line ${node.position?.start.line ?? '?'}: ${message}`);
+    const props = jsxProps(node.attributes, warn, name);
+    const children = state.all(node) as ElementContent[];
+    if (/^[a-z]/.test(name) && !name.includes('.')) return htmlElement(name, props, children, warn);
+    return renderComponent({ name, props, children, inline, ctx: { ...ctx, warn } });
+  };
+  const expression = (_state: State, node: { value: string; data?: { estree?: unknown } }) => {
+    const value = literalExpression(node.data?.estree);
+    // Literal strings and numbers render as text ({" "}, {"`"}); everything else needs JavaScript.
+    if (typeof value === 'string' || typeof value === 'number')
+      return { type: 'text', value: String(value) } as const;
+    if (node.value.trim() && !/^\s*\/\*[\s\S]*\*\/\s*$/.test(node.value)) {
+      ctx.warn(`expression {${node.value.trim().slice(0, 60)}} is JavaScript and was not executed`);
+    }
+    return undefined;
+  };
+  const hast = toHast(tree, {
+    allowDangerousHtml: isMarkdown,
+    handlers: {
+      code: (_state, node: { value: string; lang?: string | null; meta?: string | null }) =>
+        ctx.codeBlock(node.value, node.lang ?? undefined, node.meta ?? undefined),
+      mdxJsxFlowElement: jsx,
+      mdxJsxTextElement: jsx,
+      mdxFlowExpression: expression,
+      mdxTextExpression: expression,
+      mdxjsEsm: () => undefined, // imports were resolved into snippets before conversion
+    },
+  }) as HastRoot;
+  if (!isMarkdown) return hast;
+  // Raw HTML of .md pages: parsed for real, then held to the same policy as JSX HTML.
+  const parsed = raw(hast) as HastRoot;
+  const removed = describeRemovals(parsed);
+  if (removed.length > 0) ctx.warn(`removed from raw HTML: ${[...new Set(removed)].join(', ')}`);
+  return sanitizeAuthored(parsed);
+}
+
+/** A lowercase JSX tag as an HTML element, held to the authored-HTML policy (its children are already safe). */
+function htmlElement(
+  tagName: string,
+  props: Record<string, PropValue | undefined>,
+  children: ElementContent[],
+  warn: (m: string) => void,
+): ElementContent[] {
+  const properties: Properties = {};
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null) continue;
+    const name = key === 'class' ? 'className' : key === 'for' ? 'htmlFor' : key;
+    if (name === 'style' && typeof value === 'object')
+      properties.style = styleText(value as Record<string, PropValue>);
+    else if (name === 'className' && typeof value === 'string')
+      properties.className = value.split(/\s+/).filter(Boolean);
+    else if (typeof value === 'object') continue;
+    else properties[name] = value;
+  }
+  const shell: Element = { type: 'element', tagName, properties, children: [] };
+  const removed = describeRemovals(shell);
+  if (removed.length > 0) warn(`removed ${removed.join(', ')}: exported pages run no authored scripts`);
+  const safe = sanitizeAuthored({ type: 'root', children: [shell] }).children[0];
+  if (!safe || safe.type !== 'element') return [];
+  safe.children = children;
+  return [safe];
+}
+
+/** `style={{ maxWidth: 300, color: "red" }}` → "max-width: 300px; color: red". */
+function styleText(style: Record<string, PropValue>): string {
+  const unitless = new Set([
+    'opacity',
+    'zIndex',
+    'fontWeight',
+    'lineHeight',
+    'flex',
+    'flexGrow',
+    'flexShrink',
+    'order',
+    'zoom',
+  ]);
+  return Object.entries(style)
+    .filter(([, v]) => typeof v === 'string' || typeof v === 'number')
+    .map(([k, v]) => {
+      const property = k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      return `${property}: ${typeof v === 'number' && !unitless.has(k) && v !== 0 ? `${v}px` : v}`;
+    })
+    .join('; ');
+}
+
+/** Children of a parent node, for tree rewrites. */
+export function childrenOf(node: MdastNodes): MdastContent[] | undefined {
+  return 'children' in node ? ((node as Parents).children as MdastContent[]) : undefined;
+}

@@ -1,0 +1,136 @@
+import type { SourceProblem } from '../errors.ts';
+import type { ExportOptions } from '../options.ts';
+import { isExternal, relativeUrl } from '../pages/links.ts';
+import { outputFor, routeOf, type SiteModel } from '../source/load-site.ts';
+
+/** A file of the site that is not a page: written as it is into the output. */
+export interface SiteFile {
+  path: string;
+  contents: string;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+const escapeXml = escapeHtml;
+
+/** A static page that sends the browser on (meta refresh works on every host and from file://). */
+function redirectPage(from: string, to: string, name: string): string {
+  const target = isExternal(to) ? to : relativeUrl(from, to);
+  const href = escapeHtml(target);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Redirecting… - ${escapeHtml(name)}</title>
+<meta name="robots" content="noindex"><meta http-equiv="refresh" content="0; url=${href}">
+<link rel="canonical" href="${href}"></head>
+<body><p>This page has moved to <a href="${href}">${href}</a>.</p></body></html>
+`;
+}
+
+/**
+ * docs.json redirects as static redirect pages, and the home page when the site has no index
+ * page. Redirects whose source has parameters or wildcards cannot be static files: reported.
+ */
+export function redirectFiles(site: SiteModel, warnings: SourceProblem[]): SiteFile[] {
+  const files: SiteFile[] = [];
+  const taken = new Set(site.pages.filter((p) => p.rendered).map((p) => p.output));
+  const targetOf = (destination: string): string | undefined => {
+    if (isExternal(destination)) return destination;
+    const [path = '', hash] = destination.split('#');
+    const route = routeOf(path);
+    const page = site.pages.find((p) => p.route === route && p.rendered);
+    if (!page) return undefined;
+    return hash ? `${page.output}#${hash}` : page.output;
+  };
+  for (const redirect of site.config.redirects) {
+    if (/[:*]/.test(redirect.source)) {
+      warnings.push({
+        file: site.config.configFile,
+        message: `redirect ${redirect.source}: parameters and wildcards need a server; not exported`,
+      });
+      continue;
+    }
+    const output = outputFor(routeOf(redirect.source));
+    if (taken.has(output)) continue;
+    const target = targetOf(redirect.destination);
+    if (!target) {
+      warnings.push({
+        file: site.config.configFile,
+        message: `redirect ${redirect.source} → ${redirect.destination}: the destination is not a page of this export`,
+      });
+      continue;
+    }
+    files.push({ path: output, contents: redirectPage(output, target, site.config.name) });
+    taken.add(output);
+  }
+  if (!taken.has('index.html')) {
+    const first = site.pages[site.sections[0]?.firstPage ?? 0] ?? site.pages.find((p) => p.rendered);
+    if (first)
+      files.push({
+        path: 'index.html',
+        contents: redirectPage('index.html', first.output, site.config.name),
+      });
+  }
+  return files;
+}
+
+/**
+ * 404.html is served by static hosts for any missing path, at any depth, so relative links to the
+ * stylesheet would break: it is self-contained and links home through the site URL when known.
+ */
+export function notFoundPage(site: SiteModel, options: ExportOptions): SiteFile {
+  const home = options.siteUrl ? escapeHtml(`${options.siteUrl.replace(/\/+$/, '')}/`) : '/';
+  const primary = escapeHtml(site.config.colors.primary);
+  return {
+    path: '404.html',
+    contents: `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Page not found - ${escapeHtml(site.config.name)}</title><meta name="robots" content="noindex">
+<style>body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.6 system-ui,sans-serif;background:#fff;color:#111827}
+@media (prefers-color-scheme: dark){body{background:#0b0d12;color:#e5e7eb}}main{text-align:center;padding:24px}
+h1{font-size:28px;margin:0 0 8px}a{color:${primary}}</style></head>
+<body><main><p>404</p><h1>Page not found</h1><p>The page you are looking for does not exist in ${escapeHtml(site.config.name)}.</p>
+<p><a href="${home}">Go to the home page</a></p></main></body></html>
+`,
+  };
+}
+
+/** sitemap.xml, only when the site URL is known (a sitemap needs absolute URLs). */
+export function sitemap(site: SiteModel, options: ExportOptions): SiteFile | undefined {
+  if (!options.siteUrl) return undefined;
+  const base = options.siteUrl.replace(/\/+$/, '');
+  const urls = site.pages
+    .filter((p) => p.rendered && p.listed && !p.noindex)
+    .map(
+      (p) => `  <url><loc>${escapeXml(`${base}/${p.output === 'index.html' ? '' : p.output}`)}</loc></url>`,
+    );
+  return {
+    path: 'sitemap.xml',
+    contents: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`,
+  };
+}
+
+/** The Markdown copy of a page sits next to its HTML file. */
+export function markdownPath(output: string): string {
+  return output.replace(/\.html$/, '.md');
+}
+
+/** llms.txt (llmstxt.org): the site's pages by section, linking to their Markdown copies. */
+export function llmsIndex(site: SiteModel, options: ExportOptions): SiteFile {
+  const base = options.siteUrl ? `${options.siteUrl.replace(/\/+$/, '')}/` : '';
+  const lines = [`# ${site.config.name}`, ''];
+  if (site.config.description) lines.push(`> ${site.config.description}`, '');
+  site.sections.forEach((section, index) => {
+    const pages = site.pages.filter((p) => p.section === index && p.rendered && p.listed);
+    if (pages.length === 0) return;
+    lines.push(`## ${section.label}`, '');
+    for (const page of pages) {
+      lines.push(
+        `- [${page.title}](${base}${markdownPath(page.output)})${page.description ? `: ${page.description}` : ''}`,
+      );
+    }
+    lines.push('');
+  });
+  return { path: 'llms.txt', contents: `${lines.join('\n').trimEnd()}\n` };
+}

@@ -1,0 +1,107 @@
+import { posix } from 'node:path';
+import { routeOf } from '../source/load-site.ts';
+
+/** What a site's links may point at, built once per render worker. */
+export interface LinkTargets {
+  /** Route → output file of every rendered page. */
+  pages: Map<string, string>;
+  /** Redirect source route → destination as written. */
+  redirects: Map<string, string>;
+  /** Static files of the repository (repository-relative paths). */
+  assets: Set<string>;
+}
+
+export function isExternal(href: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//');
+}
+
+/** Relative URL from one output file to another ("a/b.html" → "c/d.html" gives "../c/d.html"). */
+export function relativeUrl(fromOutput: string, toOutput: string): string {
+  const rel = posix.relative(posix.dirname(fromOutput), toOutput);
+  return encodeURI(rel || posix.basename(toOutput));
+}
+
+/** The path from a page to the site root: "" at the root, "../../" two folders down. */
+export function rootPrefix(output: string): string {
+  const depth = output.split('/').length - 1;
+  return '../'.repeat(depth);
+}
+
+/**
+ * Resolves links written in a page. Site links become relative links to the output file, so the
+ * exported site works under any base path and from file://; links to missing pages are reported.
+ */
+export class LinkResolver {
+  private readonly targets: LinkTargets;
+  private readonly output: string;
+  private readonly sourceDir: string;
+  private readonly onBroken: (href: string) => void;
+
+  constructor(
+    targets: LinkTargets,
+    output: string,
+    sourceFile: string | undefined,
+    onBroken: (href: string) => void,
+  ) {
+    this.targets = targets;
+    this.output = output;
+    this.sourceDir = sourceFile ? posix.dirname(sourceFile) : posix.dirname(output);
+    this.onBroken = onBroken;
+  }
+
+  resolveHref = (href: string): string => {
+    if (!href || href.startsWith('#') || isExternal(href)) return href;
+    const [pathPart = '', hash] = splitHash(href);
+    const path = this.absolute(pathPart);
+    if (this.targets.assets.has(path)) return relativeUrl(this.output, path) + (hash ? `#${hash}` : '');
+    const page = this.pageOutput(routeOf(path));
+    if (page) return relativeUrl(this.output, page) + (hash ? `#${hash}` : '');
+    this.onBroken(href);
+    return href;
+  };
+
+  resolveAsset = (src: string): string => {
+    if (!src || isExternal(src) || src.startsWith('data:')) return src;
+    const [pathPart = ''] = splitHash(src);
+    const path = this.absolute(pathPart);
+    if (this.targets.assets.has(path)) return relativeUrl(this.output, path);
+    this.onBroken(src);
+    return src;
+  };
+
+  /** The output of a route, following redirects (at most a few hops). */
+  private pageOutput(route: string): string | undefined {
+    let current = route;
+    for (let hops = 0; hops < 5; hops++) {
+      const page = this.targets.pages.get(current);
+      if (page) return page;
+      const next = this.targets.redirects.get(current);
+      if (next === undefined || isExternal(next)) return undefined;
+      current = routeOf(splitHash(next)[0] ?? '');
+    }
+    return undefined;
+  }
+
+  private absolute(path: string): string {
+    const decoded = safeDecode(path.split('?')[0] ?? '');
+    const joined = decoded.startsWith('/') ? decoded : posix.join(this.sourceDir, decoded);
+    return posix
+      .normalize(joined)
+      .replace(/^(\.\.\/)+/, '')
+      .replace(/^\/+/, '')
+      .replace(/\/$/, '');
+  }
+}
+
+function splitHash(href: string): [string, string | undefined] {
+  const index = href.indexOf('#');
+  return index === -1 ? [href, undefined] : [href.slice(0, index), href.slice(index + 1)];
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURI(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,177 @@
+import type { Element, ElementContent, Root } from 'hast';
+import { toHtml } from 'hast-util-to-html';
+import { toText } from 'hast-util-to-text';
+import { h } from 'hastscript';
+import { iconElement } from '../components/index.ts';
+import type { SourceProblem } from '../errors.ts';
+import { ExportError } from '../errors.ts';
+import { codeBlock } from '../markdown/highlight.ts';
+import { parseBody } from '../markdown/parse.ts';
+import { SnippetResolver } from '../markdown/snippets.ts';
+import { mdastToHast } from '../markdown/to-hast.ts';
+import { findOperation, loadOpenApi, operationMarkdown, renderOperation } from '../openapi/index.ts';
+import type { ExportOptions } from '../options.ts';
+import type { RenderContext } from '../render-context.ts';
+import type { SearchDocument } from '../search/index.ts';
+import { splitFrontmatter } from '../source/frontmatter.ts';
+import type { PageSpec, SiteModel } from '../source/load-site.ts';
+import { DocsRepository } from '../source/repository.ts';
+import { renderLayout } from '../theme/layout.ts';
+import { enforceAirGap } from './air-gap.ts';
+import { anchorHeadings } from './headings.ts';
+import { LinkResolver, type LinkTargets } from './links.ts';
+
+export interface RenderedPage {
+  output: string;
+  html: string;
+  /** The page as Markdown: its .md copy and its part of llms-full.txt. */
+  markdown: string;
+  search: Omit<SearchDocument, 'id'>;
+  warnings: SourceProblem[];
+}
+
+/**
+ * Renders pages of one site: source → mdast → hast (components, snippets, code) → layout → HTML.
+ * One instance per render worker; it holds what every page shares (link targets, snippet cache).
+ */
+export class PageRenderer {
+  private readonly site: SiteModel;
+  private readonly options: ExportOptions;
+  private readonly repo: DocsRepository;
+  private readonly snippets: SnippetResolver;
+  private readonly targets: LinkTargets;
+  private readonly sectionSizes: number[];
+
+  constructor(site: SiteModel, options: ExportOptions) {
+    this.site = site;
+    this.options = options;
+    this.repo = DocsRepository.open(site.root);
+    this.snippets = new SnippetResolver(this.repo);
+    this.targets = linkTargets(site);
+    this.sectionSizes = site.sections.map(
+      (_, i) => site.pages.filter((p) => p.section === i && p.listed && p.rendered).length,
+    );
+  }
+
+  async render(pageIndex: number): Promise<RenderedPage> {
+    const page = this.site.pages[pageIndex] as PageSpec;
+    const file = page.source ?? this.site.config.configFile;
+    const warnings: SourceProblem[] = [];
+    const warn = (message: string) => {
+      const line = /^line (\d+): /.exec(message);
+      warnings.push(
+        line ? { file, line: Number(line[1]), message: message.slice(line[0].length) } : { file, message },
+      );
+    };
+    const links = new LinkResolver(this.targets, page.output, page.source, (href) =>
+      warn(`broken link: ${href}`),
+    );
+    const ctx: RenderContext = {
+      resolveHref: links.resolveHref,
+      resolveAsset: links.resolveAsset,
+      warn,
+      codeBlock,
+      icon: (name, options) => {
+        const element = iconElement(name, {
+          library: options?.library ?? this.site.config.iconLibrary,
+          className: options?.className,
+        });
+        if (!element) warn(`unknown icon "${name}"`);
+        return element;
+      },
+      iconLibrary: this.site.config.iconLibrary,
+      deployment: this.options.deployment,
+    };
+
+    const content: ElementContent[] = [];
+    let markdownBody = '';
+    if (page.source) {
+      const { body } = splitFrontmatter(this.repo.readText(page.source), page.source);
+      const tree = this.snippets.expand(parseBody(body, page.source), page.source, warn);
+      content.push(...(mdastToHast(tree, ctx, page.source).children as ElementContent[]));
+      markdownBody = body.replace(/^\s*(import|export)\s.*$/gm, '').trim();
+    }
+    if (page.operation) {
+      const rendered = await this.operation(page, ctx);
+      content.push(...rendered.content);
+      markdownBody = [markdownBody, rendered.markdown].filter(Boolean).join('\n\n');
+    }
+
+    const root: Root = { type: 'root', children: content };
+    const toc = anchorHeadings(root);
+    if (this.options.deployment === 'air-gapped') enforceAirGap(root, warn);
+    const document = renderLayout({
+      site: this.site,
+      pageIndex,
+      content: root.children as ElementContent[],
+      toc,
+      options: this.options,
+      resolveHref: links.resolveHref,
+      resolveAsset: links.resolveAsset,
+      sectionSizes: this.sectionSizes,
+    });
+    if (this.options.deployment === 'air-gapped') enforceAirGap({ type: 'root', children: [document] }, warn);
+    const html = `<!doctype html>\n${toHtml(document)}\n`;
+    const header = [`# ${page.title}`, ...(page.description ? [`> ${page.description}`] : [])].join('\n\n');
+    return {
+      output: page.output,
+      html,
+      markdown: `${header}\n\n${markdownBody}\n`,
+      search: {
+        href: page.output,
+        title: page.title,
+        section: page.breadcrumb.join(' › '),
+        headings: toc.map((t) => ({ id: t.id, text: t.text, level: t.depth })),
+        text: toText(root).replace(/\s+/g, ' ').trim(),
+      },
+      warnings,
+    };
+  }
+
+  /** An OpenAPI operation's reference content; a notice (and a warning) when it cannot be had offline. */
+  private async operation(
+    page: PageSpec,
+    ctx: RenderContext,
+  ): Promise<{ content: ElementContent[]; markdown: string }> {
+    const operation = page.operation;
+    if (!operation) return { content: [], markdown: '' };
+    const label = `${operation.method} ${operation.path}`;
+    const unavailable = (reason: string) => {
+      ctx.warn(`API reference for ${label} not rendered: ${reason}`);
+      const notice: Element = h(
+        'div',
+        { className: ['ds-callout', 'ds-callout-warning', 'ds-api-unavailable'], role: 'note' },
+        [
+          h('p', [h('strong', 'API reference unavailable in this export. '), reason]),
+          h('p', [h('code', label)]),
+        ],
+      );
+      return { content: [notice], markdown: `> API reference unavailable in this export: ${reason}` };
+    };
+    if (!operation.file) {
+      return unavailable(
+        `the OpenAPI document ${operation.source} is remote and an export fetches nothing; map it to a local copy with the openapi override option.`,
+      );
+    }
+    try {
+      const spec = await loadOpenApi(operation.file, { repoRoot: this.site.root });
+      const op = findOperation(spec, operation.method, operation.path);
+      if (!op) return unavailable(`${operation.file} has no operation ${label}.`);
+      return { content: renderOperation(op, ctx), markdown: operationMarkdown(op) };
+    } catch (error) {
+      if (error instanceof ExportError) throw error;
+      return unavailable((error as Error).message);
+    }
+  }
+}
+
+/** Every target a link may reach: rendered pages, redirects, static files. */
+export function linkTargets(site: SiteModel): LinkTargets {
+  const pages = new Map<string, string>();
+  for (const page of site.pages) if (page.rendered) pages.set(page.route, page.output);
+  const redirects = new Map<string, string>();
+  for (const redirect of site.config.redirects) {
+    redirects.set(redirect.source.replace(/^\/+|\/+$/g, '').replace(/\.(mdx|md)$/, ''), redirect.destination);
+  }
+  return { pages, redirects, assets: new Set(site.assets) };
+}

@@ -1,0 +1,309 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import {
+  copyFileSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Piscina } from 'piscina';
+import { packageVersion } from '../version.ts';
+import { type ArchiveResult, byteOrder, writeArchive } from './archive/archive.ts';
+import { ExportError, type SourceProblem } from './errors.ts';
+import { type ExportOptions, resolveOptions } from './options.ts';
+import { llmsIndex, markdownPath, notFoundPage, redirectFiles, sitemap } from './output/site-files.ts';
+import type { RenderedPage } from './pages/render-page.ts';
+import { SearchIndexBuilder } from './search/index.ts';
+import { loadSite, type SiteModel } from './source/load-site.ts';
+import { navigationScript, siteAssets } from './theme/assets.ts';
+import { FULL_NAV_LIMIT } from './theme/layout.ts';
+
+export type ExportPhase = 'loading' | 'rendering' | 'writing' | 'archiving' | 'done';
+
+export interface ExportProgress {
+  phase: ExportPhase;
+  /** 0–100 over the whole export. */
+  progress: number;
+  /** Pages the export will render (known once the site is loaded). */
+  pageCount: number;
+  renderedPages: number;
+}
+
+export interface ExportRequest {
+  /** The docs repository (docs.json or mint.json at its root). */
+  source: string;
+  /** Where to write the archive (.tar.gz); none when only a directory is wanted. */
+  archivePath?: string;
+  /** Where to write the site's files; a temporary directory (removed afterwards) when not given. */
+  outDir?: string;
+  options?: Partial<ExportOptions>;
+  onProgress?: (progress: ExportProgress) => void;
+  /** Render threads; default: every core. */
+  workers?: number;
+  signal?: AbortSignal;
+}
+
+export interface ExportManifest {
+  generator: string;
+  version: string | null;
+  deployment: ExportOptions['deployment'];
+  pageCount: number;
+  /** Every file of the site but the manifest itself, with its sha256. */
+  files: Record<string, string>;
+}
+
+export interface ExportResult {
+  pageCount: number;
+  outDir?: string;
+  archive?: ArchiveResult;
+  manifest: ExportManifest;
+  warnings: SourceProblem[];
+}
+
+export const MANIFEST_FILE = 'docsnap-manifest.json';
+const BATCH_SIZE = 8;
+
+/**
+ * Exports a docs repository: load and check the site, render pages on worker threads, write the
+ * site's shared files, search index and Markdown copies, then pack it all into one reproducible
+ * archive. Pages stream to disk as they are rendered, so memory stays bounded by the pages in
+ * flight, not by the size of the site.
+ */
+export async function exportSite(request: ExportRequest): Promise<ExportResult> {
+  const options = resolveOptions(request.options);
+  const report = throttle(request.onProgress);
+  report({ phase: 'loading', progress: 0, pageCount: 0, renderedPages: 0 });
+  const site = await loadSite(request.source, options);
+  const pageIndexes = site.pages.flatMap((page, index) => (page.rendered ? [index] : []));
+  const pageCount = pageIndexes.length;
+  report({ phase: 'loading', progress: 5, pageCount, renderedPages: 0 });
+
+  const outDir = request.outDir
+    ? prepareOutDir(resolve(request.outDir))
+    : await mkdtemp(join(tmpdir(), 'docsnap-export-'));
+  const hashes = new Map<string, string>();
+  const write = (path: string, contents: string | Buffer) => {
+    const full = join(outDir, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, contents);
+    hashes.set(path, createHash('sha256').update(contents).digest('hex'));
+  };
+  const warnings = [...site.warnings];
+  const search = options.features.search ? new SearchIndexBuilder() : undefined;
+  try {
+    await renderPages(
+      site,
+      options,
+      pageIndexes,
+      request,
+      (rendered, done) => {
+        write(rendered.output, rendered.html);
+        write(markdownPath(rendered.output), rendered.markdown);
+        warnings.push(...rendered.warnings);
+        report({
+          phase: 'rendering',
+          progress: 5 + Math.floor((done / Math.max(pageCount, 1)) * 80),
+          pageCount,
+          renderedPages: done,
+        });
+      },
+      (rendered, index) => search?.add({ id: index, ...rendered.search }),
+    );
+    report({ phase: 'writing', progress: 86, pageCount, renderedPages: pageCount });
+
+    for (const file of siteAssets(site, options)) write(file.path, file.contents);
+    site.sections.forEach((_, index) => {
+      const size = site.pages.filter((p) => p.section === index && p.listed && p.rendered).length;
+      if (size > FULL_NAV_LIMIT) {
+        const script = navigationScript(site, index);
+        write(script.path, script.contents);
+      }
+    });
+    for (const file of search?.files() ?? []) write(file.path, file.contents);
+    for (const file of redirectFiles(site, warnings)) write(file.path, file.contents);
+    const notFound = notFoundPage(site, options);
+    write(notFound.path, notFound.contents);
+    const map = sitemap(site, options);
+    if (map) write(map.path, map.contents);
+    const llms = llmsIndex(site, options);
+    write(llms.path, llms.contents);
+    hashes.set(
+      'llms-full.txt',
+      await concatenate(
+        outDir,
+        pageIndexes.map((i) => markdownPath(site.pages[i]?.output ?? '')),
+        'llms-full.txt',
+      ),
+    );
+    for (const asset of site.assets) {
+      if (hashes.has(asset)) continue; // a generated file of the same name wins
+      const target = join(outDir, asset);
+      mkdirSync(dirname(target), { recursive: true });
+      copyFileSync(join(site.root, asset), target);
+      hashes.set(asset, createHash('sha256').update(readFileSync(target)).digest('hex'));
+    }
+
+    const files = [...hashes.keys()].sort(byteOrder);
+    const manifest: ExportManifest = {
+      generator: `docsnap ${packageVersion()}`,
+      version: options.version ?? null,
+      deployment: options.deployment,
+      pageCount,
+      files: Object.fromEntries(files.map((f) => [f, hashes.get(f) as string])),
+    };
+    writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+
+    let archive: ArchiveResult | undefined;
+    if (request.archivePath) {
+      report({ phase: 'archiving', progress: 90, pageCount, renderedPages: pageCount });
+      const all = [MANIFEST_FILE, ...files];
+      archive = await writeArchive(outDir, all, resolve(request.archivePath), (done, total) =>
+        report({
+          phase: 'archiving',
+          progress: 90 + Math.floor((done / total) * 9),
+          pageCount,
+          renderedPages: pageCount,
+        }),
+      );
+    }
+    report({ phase: 'done', progress: 100, pageCount, renderedPages: pageCount }, true);
+    return { pageCount, outDir: request.outDir ? outDir : undefined, archive, manifest, warnings };
+  } finally {
+    if (!request.outDir) await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Renders pages on a worker pool. `onPage` sees every page as soon as it is rendered (writing it
+ * to disk); `inOrder` sees them in page order (the search index must not depend on timing), with
+ * only out-of-order results held back.
+ */
+async function renderPages(
+  site: SiteModel,
+  options: ExportOptions,
+  pageIndexes: number[],
+  request: ExportRequest,
+  onPage: (page: RenderedPage, done: number) => void,
+  inOrder: (page: RenderedPage, index: number) => void,
+): Promise<void> {
+  const threads = Math.max(
+    1,
+    Math.min(request.workers ?? availableParallelism(), Math.ceil(pageIndexes.length / BATCH_SIZE)),
+  );
+  const workerFile = new URL(
+    `./render-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+    import.meta.url,
+  );
+  const pool = new Piscina({
+    filename: workerFile.href,
+    workerData: { site, options },
+    minThreads: threads,
+    maxThreads: threads,
+    // Enough queued batches to keep every thread busy; more would only hold finished HTML in memory.
+    maxQueue: threads * 4,
+  });
+  const held = new Map<number, RenderedPage>();
+  let nextInOrder = 0;
+  let done = 0;
+  const batches: number[][] = [];
+  for (let i = 0; i < pageIndexes.length; i += BATCH_SIZE) batches.push(pageIndexes.slice(i, i + BATCH_SIZE));
+  try {
+    const running = new Set<Promise<void>>();
+    for (const batch of batches) {
+      if (request.signal?.aborted) throw new ExportError('export cancelled', []);
+      while (running.size >= threads * 2) await Promise.race(running);
+      const task = (
+        pool.run(batch, { signal: request.signal }) as Promise<Array<RenderedPage & { index: number }>>
+      ).then((results) => {
+        for (const result of results) {
+          done++;
+          onPage(result, done);
+          held.set(result.index, result);
+        }
+        while (nextInOrder < pageIndexes.length && held.has(pageIndexes[nextInOrder] as number)) {
+          const index = pageIndexes[nextInOrder] as number;
+          inOrder(held.get(index) as RenderedPage, index);
+          held.delete(index);
+          nextInOrder++;
+        }
+      });
+      const tracked = task.finally(() => running.delete(tracked));
+      running.add(tracked);
+    }
+    await Promise.all(running);
+  } catch (error) {
+    throw unwrapWorkerError(error);
+  } finally {
+    await pool.destroy();
+  }
+}
+
+/** Errors cross the thread boundary as plain Errors; an ExportError keeps its message and problems. */
+function unwrapWorkerError(error: unknown): unknown {
+  const e = error as Error & { problems?: SourceProblem[] };
+  if (e?.name === 'ExportError' && !(e instanceof ExportError)) {
+    const rebuilt = new ExportError(e.message, []);
+    Object.assign(rebuilt, { problems: e.problems ?? [] });
+    return rebuilt;
+  }
+  return error;
+}
+
+/** Appends files of the output in order into one, streaming; returns its sha256. */
+async function concatenate(outDir: string, parts: string[], target: string): Promise<string> {
+  const hash = createHash('sha256');
+  const out = createWriteStream(join(outDir, target));
+  for (const [i, part] of parts.entries()) {
+    const separator = i === 0 ? '' : '\n---\n\n';
+    hash.update(separator);
+    if (!out.write(separator)) await once(out, 'drain');
+    for await (const chunk of createReadStream(join(outDir, part))) {
+      hash.update(chunk as Buffer);
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+  }
+  out.end();
+  await once(out, 'finish');
+  return hash.digest('hex');
+}
+
+/** An output directory must be new, empty, or an earlier docsnap export (replaced); never anything else. */
+function prepareOutDir(dir: string): string {
+  if (existsSync(dir)) {
+    const entries = readdirSync(dir);
+    if (entries.length > 0 && !entries.includes(MANIFEST_FILE)) {
+      throw new ExportError(
+        `refusing to write into ${dir}: it is not empty and holds no earlier docsnap export`,
+        [],
+      );
+    }
+    for (const entry of entries) rmSync(join(dir, entry), { recursive: true, force: true });
+  }
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Progress at most every 100 ms (and always the final report), so callers can draw or store it freely. */
+function throttle(
+  onProgress: ((p: ExportProgress) => void) | undefined,
+): (p: ExportProgress, force?: boolean) => void {
+  let last = 0;
+  let lastProgress = -1;
+  return (progress, force = false) => {
+    if (!onProgress) return;
+    const now = Date.now();
+    if (!force && now - last < 100 && progress.phase !== 'loading') return;
+    if (!force && progress.progress === lastProgress && progress.phase === 'rendering') return;
+    last = now;
+    lastProgress = progress.progress;
+    onProgress(progress);
+  };
+}

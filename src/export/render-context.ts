@@ -1,0 +1,58 @@
+import type { Element, ElementContent } from 'hast';
+
+/**
+ * The contract between the page renderer and the parts that turn pieces of a page into HTML
+ * (MDX components, OpenAPI reference pages). Everything here is build-time: output is static hast
+ * that hast-util-to-html serializes; interactive parts get a few KB of vanilla JS from the
+ * folder's assets/ (no framework at runtime).
+ */
+
+/** How the site will be deployed (spec, section 1). Air-gapped sites load nothing from any other origin. */
+export type DeploymentKind = 'cloud' | 'client-hosted' | 'air-gapped';
+
+/** The icon set named in docs.json (`icons.library`); Font Awesome is the format's default. */
+export type IconLibrary = 'fontawesome' | 'lucide';
+
+/** A prop value as written in MDX: string attributes, or literal expressions (`cols={2}`, `{["a"]}`). */
+export type PropValue = string | number | boolean | null | PropValue[] | { [key: string]: PropValue };
+export type ComponentProps = Record<string, PropValue | undefined>;
+
+export interface RenderContext {
+  /**
+   * Turns a link as written in the source ('/quickstart', 'quickstart#install', '/images/a.png',
+   * 'https://example.com') into the href to write in the current page: site-internal targets become
+   * relative paths to the output file ('../quickstart.html#install'), external ones stay as they are.
+   */
+  resolveHref(href: string): string;
+  /** Like resolveHref, for an image or other file source (copied into the output). */
+  resolveAsset(src: string): string;
+  /** Records a warning about the current page; it is reported with the file name, never thrown. */
+  warn(message: string): void;
+  /** Highlights code at build time and returns the code block element (see CodeBlock below). */
+  codeBlock(code: string, language?: string, meta?: string): Element;
+  /** An inline SVG for an icon name of the configured library, or undefined (and a warning) if unknown. */
+  icon(name: string, options?: { library?: IconLibrary; className?: string }): Element | undefined;
+  readonly iconLibrary: IconLibrary;
+  readonly deployment: DeploymentKind;
+}
+
+/** An MDX component as rendered at build time: props and already-rendered children in, hast out. */
+export interface ComponentInput {
+  name: string;
+  props: ComponentProps;
+  children: ElementContent[];
+  /** True for a component used inside a paragraph (`mdxJsxTextElement`). */
+  inline: boolean;
+  ctx: RenderContext;
+}
+export type Component = (input: ComponentInput) => ElementContent[];
+
+/**
+ * The shape of a rendered code block, so that components (CodeGroup, RequestExample, Tabs) can
+ * find code blocks among their children and read their title and language:
+ *
+ *   <div class="ds-code" data-language="ts" data-title="client.ts">
+ *     <pre><code class="hljs language-ts">…highlighted spans, one <span class="line"> per line…</code></pre>
+ *   </div>
+ */
+export const CODE_BLOCK_CLASS = 'ds-code';

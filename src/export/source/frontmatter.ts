@@ -1,0 +1,71 @@
+import { parseDocument } from 'yaml';
+import { ExportError } from '../errors.ts';
+
+/** Page settings from frontmatter that docsnap uses; other keys are accepted and ignored. */
+export interface PageMeta {
+  title?: string;
+  sidebarTitle?: string;
+  description?: string;
+  icon?: string;
+  mode?: string;
+  hidden?: boolean;
+  noindex?: boolean;
+  /** An external URL: the navigation entry links there instead of to a page. */
+  url?: string;
+  /** "METHOD /path" or "file METHOD /path": the page is an API reference page. */
+  openapi?: string;
+  tag?: string;
+  deprecated?: boolean;
+}
+
+/**
+ * Splits a page into frontmatter and body. The body keeps the frontmatter's lines as blank lines,
+ * so positions reported while parsing it are lines of the file.
+ */
+export function splitFrontmatter(text: string, file: string): { meta: PageMeta; body: string } {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const match = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(\r?\n|$)/.exec(source);
+  if (!match) return { meta: {}, body: source };
+  const yamlText = match[1] ?? '';
+  const document = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: false });
+  const error = document.errors[0];
+  if (error) {
+    const line = (error.linePos?.[0]?.line ?? 0) + 1; // +1 for the opening ---
+    throw new ExportError(`${file} has invalid frontmatter`, [
+      { file, line, message: error.message.split('\n')[0] ?? error.message },
+    ]);
+  }
+  const data: unknown = document.toJS();
+  const lines = match[0].split('\n').length - 1;
+  const body = '\n'.repeat(lines) + source.slice(match[0].length);
+  if (data === null || data === undefined) return { meta: {}, body };
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    throw new ExportError(`${file} has invalid frontmatter`, [
+      { file, line: 2, message: 'expected key: value pairs' },
+    ]);
+  }
+  const raw = data as Record<string, unknown>;
+  const text_ = (key: string) =>
+    typeof raw[key] === 'string'
+      ? (raw[key] as string)
+      : typeof raw[key] === 'number'
+        ? String(raw[key])
+        : undefined;
+  const bool = (key: string) => raw[key] === true || raw[key] === 'true';
+  return {
+    meta: {
+      title: text_('title'),
+      sidebarTitle: text_('sidebarTitle'),
+      description: text_('description'),
+      icon: text_('icon'),
+      mode: text_('mode'),
+      hidden: bool('hidden'),
+      noindex: bool('noindex'),
+      url: text_('url'),
+      openapi: text_('openapi'),
+      tag: text_('tag'),
+      deprecated: bool('deprecated'),
+    },
+    body,
+  };
+}

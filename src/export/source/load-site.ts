@@ -1,0 +1,349 @@
+import GithubSlugger from 'github-slugger';
+import { ExportError, type SourceProblem } from '../errors.ts';
+import { findOperation, loadOpenApi, parseOperationRef } from '../openapi/index.ts';
+import type { ExportOptions } from '../options.ts';
+import { splitFrontmatter } from './frontmatter.ts';
+import { flattenNavigation, type NavItem, type NavSection } from './navigation.ts';
+import { DocsRepository } from './repository.ts';
+import { parseJsonFile, parseSiteConfig, type SiteConfig } from './site-config.ts';
+
+/** An OpenAPI operation a page documents, with the local file that describes it. */
+export interface OperationSource {
+  /** Repository-relative path of the OpenAPI file, or undefined when only a remote URL was named. */
+  file?: string;
+  /** The source as written (a URL for remote documents), for messages. */
+  source: string;
+  method: string;
+  path: string;
+}
+
+/** One output page: plain data, so it can be sent to render workers. */
+export interface PageSpec {
+  /** Route without extension: "" for the home page, "quickstart/server". */
+  route: string;
+  /** Output file: "index.html", "quickstart/server.html". */
+  output: string;
+  /** The .mdx/.md file, when the page has one (OpenAPI navigation entries have none). */
+  source?: string;
+  operation?: OperationSource;
+  title: string;
+  sidebarTitle?: string;
+  description?: string;
+  icon?: string;
+  mode?: string;
+  /** External URL from frontmatter `url`: the navigation links there. */
+  externalUrl?: string;
+  /** Shown in the sidebar (in the navigation and not `hidden`). */
+  listed: boolean;
+  noindex: boolean;
+  /** False for pages left out by the `paths` option: they keep their place but are not rendered. */
+  rendered: boolean;
+  /** Section (header tab) the page belongs to; pages outside the navigation use their nearest one. */
+  section: number;
+  breadcrumb: string[];
+}
+
+export type SiteNavItem =
+  | { kind: 'page'; page: number }
+  | { kind: 'link'; label: string; href: string; icon?: string }
+  | { kind: 'group'; label: string; icon?: string; expanded: boolean; items: SiteNavItem[] };
+
+export interface SiteSection {
+  label: string;
+  icon?: string;
+  items: SiteNavItem[];
+  /** Index of the first page of the section, its landing page. */
+  firstPage: number;
+}
+
+/** Everything about a site that rendering needs, read once before pages are rendered. */
+export interface SiteModel {
+  root: string;
+  config: SiteConfig;
+  sections: SiteSection[];
+  globalLinks: { label: string; href: string; icon?: string }[];
+  /** Pages in navigation order, then pages outside the navigation. */
+  pages: PageSpec[];
+  /** Static files copied as they are (images, media, fonts, downloads). */
+  assets: string[];
+  /** Custom stylesheets of the repository, included in every page. */
+  stylesheets: string[];
+  warnings: SourceProblem[];
+}
+
+const PAGE_EXTENSIONS = ['.mdx', '.md'];
+const STATIC_EXTENSIONS = new Set(
+  'png jpg jpeg gif svg webp avif ico bmp mp4 webm ogg mov mp3 wav woff woff2 ttf otf eot pdf zip txt csv'.split(
+    ' ',
+  ),
+);
+
+export function outputFor(route: string): string {
+  return route === '' ? 'index.html' : `${route}.html`;
+}
+
+/** "quickstart/index" and "/quickstart/" → "quickstart"; "index" → "". */
+export function routeOf(reference: string): string {
+  const clean = reference.replace(/^\/+|\/+$/g, '').replace(/\.(mdx|md)$/, '');
+  return clean === 'index' ? '' : clean.replace(/\/index$/, '');
+}
+
+export async function loadSite(dir: string, options: ExportOptions): Promise<SiteModel> {
+  const repo = DocsRepository.open(dir);
+  const warnings: SourceProblem[] = [];
+  const configFile = repo.exists('docs.json')
+    ? 'docs.json'
+    : repo.exists('mint.json')
+      ? 'mint.json'
+      : undefined;
+  if (!configFile) throw new ExportError(`no docs.json (or legacy mint.json) in ${repo.root}`, []);
+  const config = parseSiteConfig(parseJsonFile(repo.readText(configFile), configFile), configFile);
+  const navigation = flattenNavigation(config.navigation, configFile, config.openapi, config.name);
+
+  const files = repo.listFiles((path, reason) => warnings.push({ file: path, message: reason }));
+  const fileSet = new Set(files);
+  const pages: PageSpec[] = [];
+  const pageByRoute = new Map<string, number>();
+  const missing: SourceProblem[] = [];
+  const usedRoutes = new Set<string>();
+  const slugger = new GithubSlugger();
+
+  const resolveOpenapiFile = (source: string, location: string): string | undefined => {
+    const override = options.openapiOverrides?.[source];
+    if (override) return repo.normalize(override);
+    if (/^https?:\/\//i.test(source)) return undefined;
+    const path = repo.normalize(source, { file: configFile });
+    if (!fileSet.has(path))
+      missing.push({
+        file: configFile,
+        message: `${location}: OpenAPI file ${JSON.stringify(source)} does not exist`,
+      });
+    return path;
+  };
+
+  const pageFromFile = (
+    path: string,
+    section: number,
+    breadcrumb: string[],
+    listed: boolean,
+    openapi?: string,
+  ): PageSpec => {
+    const { meta } = splitFrontmatter(repo.readText(path), path);
+    const route = routeOf(path);
+    let operation: OperationSource | undefined;
+    if (meta.openapi) {
+      const ref = parseOperationRef(meta.openapi);
+      if (!ref)
+        warnings.push({
+          file: path,
+          message: `frontmatter openapi: ${JSON.stringify(meta.openapi)} is not "METHOD /path"`,
+        });
+      else {
+        const source = ref.file ?? openapi ?? config.openapi;
+        if (!source)
+          warnings.push({
+            file: path,
+            message: `frontmatter openapi: no OpenAPI file is named for ${meta.openapi} (set openapi in ${configFile})`,
+          });
+        else
+          operation = { source, file: resolveOpenapiFile(source, path), method: ref.method, path: ref.path };
+      }
+    }
+    if (!meta.title) warnings.push({ file: path, message: 'no title in frontmatter; using the file name' });
+    return {
+      route,
+      output: outputFor(route),
+      source: path,
+      operation,
+      title: meta.title ?? humanize(route.split('/').pop() || config.name),
+      sidebarTitle: meta.sidebarTitle,
+      description: meta.description,
+      icon: meta.icon,
+      mode: meta.mode,
+      externalUrl: meta.url,
+      listed: listed && !meta.hidden,
+      rendered: true,
+      noindex: meta.noindex === true,
+      section,
+      breadcrumb,
+    };
+  };
+
+  const findPageFile = (route: string): string | undefined => {
+    const candidates = route === '' ? ['index'] : [route, `${route}/index`];
+    for (const base of candidates)
+      for (const ext of PAGE_EXTENSIONS) if (fileSet.has(`${base}${ext}`)) return `${base}${ext}`;
+    return undefined;
+  };
+
+  const operationCache = new Map<string, Awaited<ReturnType<typeof loadOpenApi>> | Error>();
+  const operationTitle = async (
+    file: string | undefined,
+    method: string,
+    path: string,
+  ): Promise<string | undefined> => {
+    if (!file) return undefined;
+    let spec = operationCache.get(file);
+    if (!spec) {
+      spec = await loadOpenApi(file, { repoRoot: repo.root }).catch((error: Error) => error);
+      operationCache.set(file, spec);
+    }
+    if (spec instanceof Error) return undefined;
+    return findOperation(spec, method, path)?.summary;
+  };
+
+  const referencePage = new Map<number, number>();
+  for (const [index, reference] of navigation.references.entries()) {
+    const op = parseOperationRef(reference.text);
+    if (op) {
+      const source = op.file ?? reference.openapi;
+      if (!source) {
+        missing.push({
+          file: configFile,
+          message: `${reference.location}: ${JSON.stringify(reference.text)} names no OpenAPI file (set openapi on docs.json or an enclosing level)`,
+        });
+        continue;
+      }
+      const file = resolveOpenapiFile(source, reference.location);
+      const summary = await operationTitle(file, op.method, op.path);
+      const directory =
+        reference.breadcrumb
+          .map((b) => slugger.slug(b, true))
+          .slice(0, 1)
+          .join('/') || 'api-reference';
+      let route = `${directory}/${slugger.slug(summary ?? `${op.method} ${op.path}`, true)}`;
+      for (let n = 2; usedRoutes.has(route) || fileSet.has(`${route}.mdx`); n++)
+        route = `${route.replace(/-\d+$/, '')}-${n}`;
+      usedRoutes.add(route);
+      pages.push({
+        route,
+        output: outputFor(route),
+        operation: { source, file, method: op.method.toUpperCase(), path: op.path },
+        title: summary ?? `${op.method.toUpperCase()} ${op.path}`,
+        listed: true,
+        rendered: true,
+        noindex: false,
+        section: reference.section,
+        breadcrumb: reference.breadcrumb,
+      });
+      referencePage.set(index, pages.length - 1);
+      continue;
+    }
+    let normalized: string;
+    try {
+      normalized = repo.normalize(reference.text, { file: configFile });
+    } catch (error) {
+      missing.push({ file: configFile, message: `${reference.location}: ${(error as ExportError).message}` });
+      continue;
+    }
+    const route = routeOf(normalized);
+    const existing = pageByRoute.get(route);
+    if (existing !== undefined) {
+      referencePage.set(index, existing);
+      continue;
+    }
+    const file = findPageFile(route);
+    if (!file) {
+      missing.push({
+        file: configFile,
+        message: `${reference.location}: page ${JSON.stringify(reference.text)} does not exist (no ${route || 'index'}.mdx or .md)`,
+      });
+      continue;
+    }
+    repo.absolute(file, { file: configFile });
+    pages.push(pageFromFile(file, reference.section, reference.breadcrumb, true, reference.openapi));
+    pageByRoute.set(route, pages.length - 1);
+    usedRoutes.add(route);
+    referencePage.set(index, pages.length - 1);
+  }
+  if (missing.length > 0)
+    throw new ExportError(
+      `${configFile}: ${missing.length} navigation entr${missing.length === 1 ? 'y' : 'ies'} cannot be resolved`,
+      missing,
+    );
+
+  // MDX pages outside the navigation are still pages (linked from content); plain .md files
+  // outside it are usually repository documents (README, CONTRIBUTING) and are left out.
+  for (const file of files) {
+    if (!file.endsWith('.mdx') || file.startsWith('snippets/') || file.includes('/snippets/')) continue;
+    const route = routeOf(file);
+    if (pageByRoute.has(route) || usedRoutes.has(route)) continue;
+    const section = nearestSection(route, pages);
+    pages.push(
+      pageFromFile(
+        file,
+        section,
+        pages.find((p) => p.section === section)?.breadcrumb.slice(0, 1) ?? [],
+        false,
+      ),
+    );
+    pageByRoute.set(route, pages.length - 1);
+    usedRoutes.add(route);
+  }
+
+  const convert = (items: NavItem[]): SiteNavItem[] =>
+    items.flatMap((item): SiteNavItem[] => {
+      if (item.kind === 'page') {
+        const page = referencePage.get(item.ref);
+        return page === undefined ? [] : [{ kind: 'page', page }];
+      }
+      if (item.kind === 'link') return [item];
+      return [{ ...item, items: convert(item.items) }];
+    });
+  const sections = navigation.sections.map((section: NavSection, index): SiteSection => {
+    const first = pages.findIndex((p) => p.section === index && p.listed);
+    return {
+      label: section.label,
+      icon: section.icon,
+      items: convert(section.items),
+      firstPage: Math.max(first, 0),
+    };
+  });
+
+  selectPaths(pages, options.paths);
+  return {
+    root: repo.root,
+    config,
+    sections,
+    globalLinks: navigation.globalLinks,
+    pages,
+    assets: files.filter((f) => STATIC_EXTENSIONS.has(f.split('.').pop()?.toLowerCase() ?? '')),
+    stylesheets: files.filter((f) => f.endsWith('.css')),
+    warnings,
+  };
+}
+
+/** The section whose pages share the longest route prefix with this one (0 when none does). */
+function nearestSection(route: string, pages: PageSpec[]): number {
+  let best = 0;
+  let bestLength = 0;
+  for (const page of pages) {
+    let common = 0;
+    const a = route.split('/');
+    const b = page.route.split('/');
+    while (common < a.length - 1 && common < b.length && a[common] === b[common]) common++;
+    if (common > bestLength) {
+      bestLength = common;
+      best = page.section;
+    }
+  }
+  return best;
+}
+
+/**
+ * The spec's optional `paths`: only pages whose route is listed (or under a listed folder) are
+ * rendered; the others are marked so that navigation and links leave them out.
+ */
+function selectPaths(pages: PageSpec[], paths: string[] | undefined): void {
+  if (!paths || paths.length === 0) return;
+  const wanted = paths.map(routeOf);
+  for (const page of pages)
+    page.rendered = wanted.some((w) => w === '' || page.route === w || page.route.startsWith(`${w}/`));
+  if (!pages.some((p) => p.rendered))
+    throw new ExportError(`none of the requested paths exists: ${paths.join(', ')}`, []);
+}
+
+function humanize(name: string): string {
+  const words = name.replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

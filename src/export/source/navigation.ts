@@ -1,0 +1,251 @@
+import { ExportError, type SourceProblem } from '../errors.ts';
+
+/**
+ * docs.json navigation, flattened into what one layout can show: top-level sections (the header
+ * tabs) holding a tree of groups, pages and links (the sidebar). Every divider kind of the format
+ * (tabs, anchors, dropdowns, products, versions, languages, menus) at any depth is kept: the
+ * outermost becomes sections, deeper ones become groups, so no page is ever lost.
+ */
+
+export type NavItem =
+  | { kind: 'page'; ref: number } // index into the list of page references
+  | { kind: 'link'; label: string; href: string; icon?: string }
+  | { kind: 'group'; label: string; icon?: string; expanded: boolean; items: NavItem[] };
+
+export interface NavSection {
+  label: string;
+  icon?: string;
+  items: NavItem[];
+}
+
+/** A page named by the navigation: a page path, or an OpenAPI operation ("GET /users"). */
+export interface PageReference {
+  text: string;
+  /** Where it is written, e.g. "navigation.tabs[0].groups[1].pages[3]". */
+  location: string;
+  section: number;
+  /** Section and group labels above it, for breadcrumbs and search results. */
+  breadcrumb: string[];
+  /** The OpenAPI source inherited from the nearest enclosing level (or docs.json's top level). */
+  openapi?: string;
+}
+
+export interface Navigation {
+  sections: NavSection[];
+  references: PageReference[];
+  /** Global links shown on every page (docs.json `navigation.global` anchors and tabs with href). */
+  globalLinks: { label: string; href: string; icon?: string }[];
+}
+
+/** Divider arrays of the format and the key that names each entry. */
+const DIVIDERS: ReadonlyArray<readonly [string, string]> = [
+  ['tabs', 'tab'],
+  ['anchors', 'anchor'],
+  ['dropdowns', 'dropdown'],
+  ['products', 'product'],
+  ['versions', 'version'],
+  ['languages', 'language'],
+  ['menu', 'item'],
+];
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function openapiOf(node: Json): string | undefined {
+  const value = node.openapi;
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
+  if (isObject(value) && typeof value.source === 'string') return value.source;
+  return undefined;
+}
+
+export function flattenNavigation(
+  navigation: Json,
+  configFile: string,
+  siteOpenapi: string | undefined,
+  siteName: string,
+): Navigation {
+  const references: PageReference[] = [];
+  const problems: SourceProblem[] = [];
+  const globalLinks: Navigation['globalLinks'] = [];
+  const problem = (location: string, message: string) =>
+    problems.push({ file: configFile, message: `${location}: ${message}` });
+
+  const labelOf = (node: Json, nameKey: string): string => {
+    const value = node[nameKey];
+    return typeof value === 'string' && value ? value : nameKey;
+  };
+  const iconOf = (node: Json): string | undefined => {
+    const icon = node.icon;
+    if (typeof icon === 'string') return icon;
+    if (isObject(icon) && typeof icon.name === 'string') return icon.name;
+    return undefined;
+  };
+
+  interface Scope {
+    section: number;
+    breadcrumb: string[];
+    openapi?: string;
+  }
+
+  const pages = (list: unknown, location: string, scope: Scope): NavItem[] => {
+    if (!Array.isArray(list)) {
+      problem(location, 'expected an array of pages');
+      return [];
+    }
+    const items: NavItem[] = [];
+    list.forEach((entry, i) => {
+      const at = `${location}[${i}]`;
+      if (typeof entry === 'string') {
+        if (!entry.trim()) return problem(at, 'empty page reference');
+        references.push({
+          text: entry.trim(),
+          location: at,
+          section: scope.section,
+          breadcrumb: scope.breadcrumb,
+          openapi: scope.openapi,
+        });
+        items.push({ kind: 'page', ref: references.length - 1 });
+      } else if (isObject(entry) && typeof entry.group === 'string') {
+        items.push(group(entry, at, scope));
+      } else if (isObject(entry) && typeof entry.href === 'string') {
+        items.push({
+          kind: 'link',
+          label: labelOf(entry, typeof entry.label === 'string' ? 'label' : 'page'),
+          href: entry.href,
+          icon: iconOf(entry),
+        });
+      } else if (isObject(entry) && typeof entry.page === 'string') {
+        // An object page entry (`{ page, … }`) is a page with settings we do not need.
+        references.push({
+          text: entry.page.trim(),
+          location: at,
+          section: scope.section,
+          breadcrumb: scope.breadcrumb,
+          openapi: scope.openapi,
+        });
+        items.push({ kind: 'page', ref: references.length - 1 });
+      } else {
+        problem(at, 'expected a page path, a group ({ "group", "pages" }) or a link ({ "href" })');
+      }
+    });
+    return items;
+  };
+
+  const group = (node: Json, location: string, scope: Scope): NavItem => {
+    const label = labelOf(node, 'group');
+    const inner: Scope = {
+      ...scope,
+      breadcrumb: [...scope.breadcrumb, label],
+      openapi: openapiOf(node) ?? scope.openapi,
+    };
+    const items = contents(node, location, inner);
+    // A group's root page is shown as its first entry.
+    if (typeof node.root === 'string') {
+      references.push({
+        text: node.root,
+        location: `${location}.root`,
+        section: scope.section,
+        breadcrumb: inner.breadcrumb,
+        openapi: inner.openapi,
+      });
+      items.unshift({ kind: 'page', ref: references.length - 1 });
+    }
+    return { kind: 'group', label, icon: iconOf(node), expanded: node.expanded === true, items };
+  };
+
+  /** Everything a navigation level may hold: groups, pages and nested dividers of any kind. */
+  const contents = (node: Json, location: string, scope: Scope): NavItem[] => {
+    const items: NavItem[] = [];
+    if (node.pages !== undefined) items.push(...pages(node.pages, `${location}.pages`, scope));
+    if (node.groups !== undefined) {
+      if (!Array.isArray(node.groups)) problem(`${location}.groups`, 'expected an array of groups');
+      else
+        node.groups.forEach((g, i) => {
+          if (isObject(g)) items.push(group(g, `${location}.groups[${i}]`, scope));
+          else problem(`${location}.groups[${i}]`, 'expected a group object');
+        });
+    }
+    for (const [key, nameKey] of DIVIDERS) {
+      const list = node[key];
+      if (list === undefined) continue;
+      if (!Array.isArray(list)) {
+        problem(`${location}.${key}`, 'expected an array');
+        continue;
+      }
+      list.forEach((entry, i) => {
+        const at = `${location}.${key}[${i}]`;
+        if (!isObject(entry)) return problem(at, `expected a ${nameKey} object`);
+        const label = labelOf(entry, nameKey);
+        if (typeof entry.href === 'string' && !hasContents(entry)) {
+          items.push({ kind: 'link', label, href: entry.href, icon: iconOf(entry) });
+          return;
+        }
+        const inner: Scope = {
+          ...scope,
+          breadcrumb: [...scope.breadcrumb, label],
+          openapi: openapiOf(entry) ?? scope.openapi,
+        };
+        items.push({
+          kind: 'group',
+          label,
+          icon: iconOf(entry),
+          expanded: true,
+          items: contents(entry, at, inner),
+        });
+      });
+    }
+    return items;
+  };
+
+  const sections: NavSection[] = [];
+  const rootOpenapi = openapiOf(navigation) ?? siteOpenapi;
+  // Groups and pages at the top level form the first section, named after the site.
+  if (navigation.groups !== undefined || navigation.pages !== undefined) {
+    const scope: Scope = { section: 0, breadcrumb: [], openapi: rootOpenapi };
+    sections.push({
+      label: siteName,
+      items: contents({ groups: navigation.groups, pages: navigation.pages }, 'navigation', scope),
+    });
+  }
+  for (const [key, nameKey] of DIVIDERS) {
+    const list = navigation[key];
+    if (!Array.isArray(list)) continue;
+    list.forEach((entry, i) => {
+      const at = `navigation.${key}[${i}]`;
+      if (!isObject(entry)) return problem(at, `expected a ${nameKey} object`);
+      const label = labelOf(entry, nameKey);
+      if (typeof entry.href === 'string' && !hasContents(entry)) {
+        globalLinks.push({ label, href: entry.href, icon: iconOf(entry) });
+        return;
+      }
+      const scope: Scope = {
+        section: sections.length,
+        breadcrumb: [label],
+        openapi: openapiOf(entry) ?? rootOpenapi,
+      };
+      sections.push({ label, icon: iconOf(entry), items: contents(entry, at, scope) });
+    });
+  }
+  if (isObject(navigation.global)) {
+    for (const [key, nameKey] of DIVIDERS) {
+      const list = navigation.global[key];
+      if (!Array.isArray(list)) continue;
+      for (const entry of list) {
+        if (isObject(entry) && typeof entry.href === 'string')
+          globalLinks.push({ label: labelOf(entry, nameKey), href: entry.href, icon: iconOf(entry) });
+      }
+    }
+  }
+  if (sections.length === 0 && problems.length === 0)
+    problem('navigation', 'has no pages (expected tabs, anchors, groups or pages)');
+  if (problems.length > 0) throw new ExportError(`${configFile} has an invalid navigation`, problems);
+  return { sections, references, globalLinks };
+}
+
+function hasContents(node: Json): boolean {
+  return (
+    node.pages !== undefined || node.groups !== undefined || DIVIDERS.some(([key]) => node[key] !== undefined)
+  );
+}
