@@ -80,7 +80,7 @@ function htmlElement(
   const removed = describeRemovals(shell);
   if (removed.length > 0) warn(`removed ${removed.join(', ')}: exported pages run no authored scripts`);
   const safe = sanitizeAuthored({ type: 'root', children: [shell] }).children[0];
-  if (!safe || safe.type !== 'element') return [];
+  if (safe?.type !== 'element') return [];
   safe.children = children;
   return [safe];
 }

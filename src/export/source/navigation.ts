@@ -98,7 +98,10 @@ export function flattenNavigation(
     list.forEach((entry, i) => {
       const at = `${location}[${i}]`;
       if (typeof entry === 'string') {
-        if (!entry.trim()) return problem(at, 'empty page reference');
+        if (!entry.trim()) {
+          problem(at, 'empty page reference');
+          return;
+        }
         references.push({
           text: entry.trim(),
           location: at,
@@ -176,7 +179,10 @@ export function flattenNavigation(
       }
       list.forEach((entry, i) => {
         const at = `${location}.${key}[${i}]`;
-        if (!isObject(entry)) return problem(at, `expected a ${nameKey} object`);
+        if (!isObject(entry)) {
+          problem(at, `expected a ${nameKey} object`);
+          return;
+        }
         const label = labelOf(entry, nameKey);
         if (typeof entry.href === 'string' && !hasContents(entry)) {
           items.push({ kind: 'link', label, href: entry.href, icon: iconOf(entry) });
@@ -214,7 +220,10 @@ export function flattenNavigation(
     if (!Array.isArray(list)) continue;
     list.forEach((entry, i) => {
       const at = `navigation.${key}[${i}]`;
-      if (!isObject(entry)) return problem(at, `expected a ${nameKey} object`);
+      if (!isObject(entry)) {
+        problem(at, `expected a ${nameKey} object`);
+        return;
+      }
       const label = labelOf(entry, nameKey);
       if (typeof entry.href === 'string' && !hasContents(entry)) {
         globalLinks.push({ label, href: entry.href, icon: iconOf(entry) });
