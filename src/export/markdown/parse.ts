@@ -27,12 +27,15 @@ export function parseBody(body: string, file: string): Root {
       place?: { line?: number; column?: number; start?: { line: number; column: number } };
     };
     const place = e.place && 'start' in e.place ? e.place.start : e.place;
+    const reason = e.reason ?? e.message;
+    // Some errors of the JSX tree builder carry their position only in the text: "… (5:1-5:17)".
+    const inText = /\((\d+):(\d+)(?:-\d+:\d+)?\)/.exec(reason);
     throw new ExportError(`${file} is not valid MDX`, [
       {
         file,
-        line: e.line ?? place?.line,
-        column: e.column ?? place?.column,
-        message: e.reason ?? e.message,
+        line: e.line ?? place?.line ?? (inText ? Number(inText[1]) : undefined),
+        column: e.column ?? place?.column ?? (inText ? Number(inText[2]) : undefined),
+        message: reason.replace(/\s*\(\d+:\d+(?:-\d+:\d+)?\)/, ''),
       },
     ]);
   }

@@ -1,0 +1,48 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+
+/** The shared test corpora and tools, next to the repository (../shared). */
+export const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
+export const CORPORA = join(SHARED, 'corpora');
+export const GENERATOR = join(SHARED, 'tools', 'gen-docs-corpus.mjs');
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temporary directory removed after the test file. */
+export function tempDir(prefix = 'docsnap-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/**
+ * Writes a small docs repository: `files` maps paths to contents (objects become JSON);
+ * `symlinks` maps link paths to their targets.
+ */
+export function docsRepo(
+  files: Record<string, string | object>,
+  symlinks: Record<string, string> = {},
+): string {
+  const dir = tempDir('docsnap-repo-');
+  for (const [path, contents] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(
+      join(dir, path),
+      typeof contents === 'string' ? contents : JSON.stringify(contents, null, 2),
+    );
+  }
+  for (const [path, target] of Object.entries(symlinks)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    symlinkSync(target, join(dir, path));
+  }
+  return dir;
+}
+
+export const page = (title: string, body = 'Some text.') =>
+  `---\ntitle: ${JSON.stringify(title)}\n---\n\n${body}\n`;

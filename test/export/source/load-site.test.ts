@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import { ExportError } from '../../../src/export/errors.ts';
+import { resolveOptions } from '../../../src/export/options.ts';
+import { loadSite, type SiteNavItem } from '../../../src/export/source/load-site.ts';
+import { docsRepo, page, tempDir } from '../fixtures.ts';
+
+const options = resolveOptions();
+
+async function failure(dir: string): Promise<ExportError> {
+  const error = await loadSite(dir, options).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ExportError);
+  return error as ExportError;
+}
+
+const titles = (items: SiteNavItem[], pages: { title: string }[]): unknown[] =>
+  items.map((item) =>
+    item.kind === 'page'
+      ? pages[item.page]?.title
+      : item.kind === 'link'
+        ? `link:${item.label}`
+        : { [item.label]: titles(item.items, pages) },
+  );
+
+describe('loadSite', () => {
+  it('reads docs.json tabs, nested groups, anchors and global links', async () => {
+    const dir = docsRepo({
+      'docs.json': {
+        name: 'Acme',
+        colors: { primary: '#112233' },
+        navigation: {
+          tabs: [
+            {
+              tab: 'Guides',
+              groups: [{ group: 'Start', pages: ['index', { group: 'Deep', pages: ['a/b'] }] }],
+            },
+            { tab: 'More', anchors: [{ anchor: 'Inner', pages: ['c'] }] },
+            { tab: 'Blog', href: 'https://blog.example.com' },
+          ],
+          global: { anchors: [{ anchor: 'Status', href: 'https://status.example.com' }] },
+        },
+      },
+      'index.mdx': page('Home'),
+      'a/b.mdx': page('B page'),
+      'c.md': page('C page'),
+    });
+    const site = await loadSite(dir, options);
+    expect(site.sections.map((s) => s.label)).toEqual(['Guides', 'More']);
+    expect(titles(site.sections[0]?.items ?? [], site.pages)).toEqual([
+      { Start: ['Home', { Deep: ['B page'] }] },
+    ]);
+    expect(titles(site.sections[1]?.items ?? [], site.pages)).toEqual([{ Inner: ['C page'] }]);
+    expect(site.globalLinks.map((l) => l.label)).toEqual(['Blog', 'Status']);
+    expect(site.pages.map((p) => [p.route, p.output])).toEqual([
+      ['', 'index.html'],
+      ['a/b', 'a/b.html'],
+      ['c', 'c.html'],
+    ]);
+    expect(site.pages[1]?.breadcrumb).toEqual(['Guides', 'Start', 'Deep']);
+    expect(site.config.colors.primary).toBe('#112233');
+  });
+
+  it('keeps every page of every divider kind (versions, languages, dropdowns, products, menus)', async () => {
+    const dir = docsRepo({
+      'docs.json': {
+        name: 'Many',
+        navigation: {
+          versions: [
+            {
+              version: 'v2',
+              languages: [
+                {
+                  language: 'en',
+                  dropdowns: [
+                    {
+                      dropdown: 'Dd',
+                      products: [
+                        { product: 'P', tabs: [{ tab: 'T', menu: [{ item: 'M', pages: ['deep'] }] }] },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+            { version: 'v1', pages: ['old'] },
+          ],
+        },
+      },
+      'deep.mdx': page('Deep'),
+      'old.mdx': page('Old'),
+    });
+    const site = await loadSite(dir, options);
+    expect(site.pages.map((p) => p.title)).toEqual(['Deep', 'Old']);
+    expect(site.sections.map((s) => s.label)).toEqual(['v2', 'v1']);
+    expect(site.pages[0]?.breadcrumb).toEqual(['v2', 'en', 'Dd', 'P', 'T', 'M']);
+  });
+
+  it('lists every navigation entry whose page is missing, at once, with its location', async () => {
+    const dir = docsRepo({
+      'docs.json': {
+        name: 'X',
+        navigation: {
+          groups: [{ group: 'G', pages: ['here', 'gone-1', { group: 'H', pages: ['gone-2'] }] }],
+        },
+      },
+      'here.mdx': page('Here'),
+    });
+    const error = await failure(dir);
+    expect(error.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/navigation\.groups\[0\]\.pages\[1\]: page "gone-1" does not exist/),
+      expect.stringMatching(/navigation\.groups\[0\]\.pages\[2\]\.pages\[0\]: page "gone-2" does not exist/),
+    ]);
+    expect(error.problems.every((p) => p.file === 'docs.json')).toBe(true);
+  });
+
+  it('names the file, line and column of invalid JSON', async () => {
+    const dir = docsRepo({ 'docs.json': '{\n  "name": "X",\n  "navigation": {\n}' });
+    const error = await failure(dir);
+    expect(error.problems[0]).toMatchObject({ file: 'docs.json', line: 4 });
+    expect(error.message).toContain('docs.json is not valid JSON');
+  });
+
+  it('names the field of an invalid setting', async () => {
+    const dir = docsRepo({
+      'docs.json': { name: 'X', colors: { primary: 'green' }, navigation: { pages: ['a'] } },
+      'a.mdx': page('A'),
+    });
+    const error = await failure(dir);
+    expect(error.message).toMatch(/docs\.json: colors\.primary: expected a hex color/);
+  });
+
+  it('says so when there is no docs.json', async () => {
+    const error = await failure(tempDir());
+    expect(error.message).toMatch(/no docs\.json \(or legacy mint\.json\)/);
+  });
+
+  it('refuses navigation paths that leave the repository, and symlinks pointing outside', async () => {
+    const outside = docsRepo({ 'secret.mdx': page('Secret') });
+    const dir = docsRepo(
+      { 'docs.json': { name: 'X', navigation: { pages: ['../../etc/passwd', 'linked'] } } },
+      { 'linked.mdx': `${outside}/secret.mdx` },
+    );
+    const error = await failure(dir);
+    const text = error.message;
+    expect(text).toMatch(/pages\[0\].*leaves the repository/);
+    expect(text).toMatch(/symlink leading outside the repository/);
+  });
+
+  it('reports invalid frontmatter with the line', async () => {
+    const dir = docsRepo({
+      'docs.json': { name: 'X', navigation: { pages: ['a'] } },
+      'a.mdx': '---\ntitle: A\nbad: [unclosed\n---\n\nText\n',
+    });
+    const error = await failure(dir);
+    expect(error.problems[0]).toMatchObject({ file: 'a.mdx' });
+    expect(error.problems[0]?.line).toBeGreaterThanOrEqual(2);
+  });
+
+  it('accepts the legacy mint.json, assigning groups to tabs by URL prefix', async () => {
+    const dir = docsRepo({
+      'mint.json': {
+        name: 'Legacy',
+        tabs: [{ name: 'API', url: 'api' }],
+        anchors: [{ name: 'GitHub', url: 'https://github.com/acme' }],
+        navigation: [
+          { group: 'Intro', pages: ['intro'] },
+          { group: 'Endpoints', pages: ['api/users'] },
+        ],
+      },
+      'intro.mdx': page('Intro'),
+      'api/users.mdx': page('Users'),
+    });
+    const site = await loadSite(dir, options);
+    expect(site.config.configFile).toBe('mint.json');
+    expect(site.sections.map((s) => s.label)).toEqual(['Documentation', 'API']);
+    expect(site.pages.find((p) => p.title === 'Users')?.section).toBe(1);
+    expect(site.globalLinks).toEqual([{ label: 'GitHub', href: 'https://github.com/acme', icon: undefined }]);
+  });
+
+  it('includes MDX pages outside the navigation as unlisted pages, but not README-like .md files', async () => {
+    const dir = docsRepo({
+      'docs.json': { name: 'X', navigation: { pages: ['a'] } },
+      'a.mdx': page('A'),
+      'orphan.mdx': page('Orphan'),
+      'README.md': '# Readme',
+      'snippets/part.mdx': 'A snippet',
+    });
+    const site = await loadSite(dir, options);
+    expect(site.pages.map((p) => [p.title, p.listed])).toEqual([
+      ['A', true],
+      ['Orphan', false],
+    ]);
+  });
+
+  it('keeps only the requested paths for rendering', async () => {
+    const dir = docsRepo({
+      'docs.json': { name: 'X', navigation: { pages: ['a', 'b/c', 'b/d'] } },
+      'a.mdx': page('A'),
+      'b/c.mdx': page('C'),
+      'b/d.mdx': page('D'),
+    });
+    const site = await loadSite(dir, resolveOptions({ paths: ['/b'] }));
+    expect(site.pages.map((p) => [p.route, p.rendered])).toEqual([
+      ['a', false],
+      ['b/c', true],
+      ['b/d', true],
+    ]);
+    await expect(loadSite(dir, resolveOptions({ paths: ['/nope'] }))).rejects.toThrow(
+      /none of the requested paths exists/,
+    );
+  });
+});
