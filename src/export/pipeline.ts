@@ -8,6 +8,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -174,10 +175,14 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
         }),
       );
     }
+    if (target) {
+      rmSync(target, { recursive: true, force: true });
+      renameSync(outDir, target);
+    }
     report({ phase: 'done', progress: 100, pageCount, renderedPages: pageCount }, true);
-    return { pageCount, outDir: request.outDir ? outDir : undefined, archive, manifest, warnings };
+    return { pageCount, outDir: target, archive, manifest, warnings };
   } finally {
-    if (!request.outDir) await rm(outDir, { recursive: true, force: true });
+    await rm(outDir, { recursive: true, force: true });
   }
 }
 
@@ -276,18 +281,14 @@ async function concatenate(outDir: string, parts: string[], target: string): Pro
 }
 
 /** An output directory must be new, empty, or an earlier docsnap export (replaced); never anything else. */
-function prepareOutDir(dir: string): string {
+function checkOutDir(dir: string): string {
   if (existsSync(dir)) {
     const entries = readdirSync(dir);
     if (entries.length > 0 && !entries.includes(MANIFEST_FILE)) {
-      throw new ExportError(
-        `refusing to write into ${dir}: it is not empty and holds no earlier docsnap export`,
-        [],
-      );
+      throw new ExportError(`refusing to write into ${dir}: it is not empty and holds no earlier docsnap export`, []);
     }
-    for (const entry of entries) rmSync(join(dir, entry), { recursive: true, force: true });
   }
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dirname(dir), { recursive: true });
   return dir;
 }
 

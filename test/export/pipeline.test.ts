@@ -1,0 +1,103 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ExportError } from '../../src/export/errors.ts';
+import { exportSite, MANIFEST_FILE } from '../../src/export/pipeline.ts';
+import { CORPORA, docsRepo, page, tempDir } from './fixtures.ts';
+import { checkSite } from './site-check.ts';
+
+const countMdx = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true, recursive: true }).filter(
+    (e) => e.isFile() && e.name.endsWith('.mdx') && !e.parentPath.includes('snippets') && !e.parentPath.includes('/.'),
+  ).length;
+
+describe.each(['mcp-docs', 'novu-docs'])('exporting the %s corpus, air-gapped', (corpus) => {
+  const source = join(CORPORA, corpus);
+  const outDir = tempDir();
+  const archiveDir = tempDir();
+  let result: Awaited<ReturnType<typeof exportSite>>;
+
+  it('renders every page with no error', { timeout: 120_000 }, async () => {
+    result = await exportSite({
+      source,
+      outDir,
+      archivePath: join(archiveDir, 'site.tar.gz'),
+      options: { deployment: 'air-gapped', version: 'test' },
+    });
+    // Every .mdx page of the repository (snippets aside) is exported: none is silently dropped.
+    expect(result.pageCount).toBe(countMdx(source));
+    expect(result.manifest.pageCount).toBe(result.pageCount);
+    expect(existsSync(join(outDir, 'index.html'))).toBe(true);
+    expect(existsSync(join(outDir, '404.html'))).toBe(true);
+    expect(existsSync(join(outDir, 'llms.txt'))).toBe(true);
+    expect(readFileSync(join(outDir, 'llms-full.txt'), 'utf8').length).toBeGreaterThan(1000);
+    const manifest = JSON.parse(readFileSync(join(outDir, MANIFEST_FILE), 'utf8'));
+    expect(manifest.generator).toMatch(/^docsnap \d/);
+    for (const file of Object.keys(manifest.files)) expect(existsSync(join(outDir, file)), file).toBe(true);
+    expect(result.archive?.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('has no broken internal link (anchors included) and loads nothing from another origin', () => {
+    const check = checkSite(outDir);
+    expect(check.pages).toBeGreaterThanOrEqual(result.pageCount);
+    expect(check.brokenLinks).toEqual([]);
+    expect(check.externalLoads).toEqual([]);
+  });
+
+  it('writes a Markdown copy next to every page', () => {
+    for (const file of Object.keys(result.manifest.files).filter((f) => f.endsWith('.html') && f !== '404.html')) {
+      const md = file.replace(/\.html$/, '.md');
+      if (!existsSync(join(outDir, md))) continue; // redirect pages have no Markdown copy
+      expect(readFileSync(join(outDir, md), 'utf8')).toMatch(/^# /);
+    }
+  });
+});
+
+describe('export archive', () => {
+  it('is byte-for-byte reproducible', { timeout: 120_000 }, async () => {
+    const dir = tempDir();
+    const source = join(CORPORA, 'mcp-docs');
+    const one = await exportSite({ source, archivePath: join(dir, 'one.tar.gz'), options: { deployment: 'air-gapped' } });
+    const two = await exportSite({ source, archivePath: join(dir, 'two.tar.gz'), options: { deployment: 'air-gapped' }, workers: 1 });
+    expect(two.archive?.sha256).toBe(one.archive?.sha256);
+    expect(readFileSync(join(dir, 'one.tar.gz')).equals(readFileSync(join(dir, 'two.tar.gz')))).toBe(true);
+  });
+});
+
+describe('export options and output', () => {
+  it('writes sitemap.xml and canonical links for a site URL, and redirect pages', async () => {
+    const dir = docsRepo({
+      'docs.json': { name: 'S', navigation: { pages: ['index', 'guide/start'] }, redirects: [{ source: '/old', destination: '/guide/start#install' }] },
+      'index.mdx': page('Home', 'See [start](/guide/start#install).'),
+      'guide/start.mdx': page('Start', '## Install\n\nRun it.'),
+    });
+    const out = tempDir();
+    const progress: number[] = [];
+    await exportSite({ source: dir, outDir: out, options: { siteUrl: 'https://docs.example.com/' }, onProgress: (p) => progress.push(p.progress) });
+    expect(readFileSync(join(out, 'sitemap.xml'), 'utf8')).toContain('<loc>https://docs.example.com/guide/start.html</loc>');
+    expect(readFileSync(join(out, 'guide/start.html'), 'utf8')).toContain('<link rel="canonical" href="https://docs.example.com/guide/start.html">');
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('href="guide/start.html#install"');
+    expect(readFileSync(join(out, 'old.html'), 'utf8')).toContain('url=guide/start.html#install');
+    expect(progress.at(-1)).toBe(100);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(checkSite(out).brokenLinks).toEqual([]);
+  });
+
+  it('reports a page with an MDX syntax error by file and line, and keeps an earlier export', async () => {
+    const good = docsRepo({ 'docs.json': { name: 'S', navigation: { pages: ['a'] } }, 'a.mdx': page('A') });
+    const out = tempDir();
+    await exportSite({ source: good, outDir: out });
+    const bad = docsRepo({ 'docs.json': { name: 'S', navigation: { pages: ['a'] } }, 'a.mdx': page('A', 'Text\n\n<Tabs>\n<Tab title="x">\nnever closed\n') });
+    const error = await exportSite({ source: bad, outDir: out }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExportError);
+    expect((error as Error).message).toMatch(/a\.mdx:\d+:\d+: Expected a closing tag/);
+    expect(readFileSync(join(out, 'a.html'), 'utf8')).toContain('<h1 class="ds-title">A</h1>');
+  });
+
+  it('refuses to write into a directory that holds something else', async () => {
+    const source = docsRepo({ 'docs.json': { name: 'S', navigation: { pages: ['a'] } }, 'a.mdx': page('A') });
+    const out = docsRepo({ 'precious.txt': 'keep me' });
+    await expect(exportSite({ source, outDir: out })).rejects.toThrow(/not empty and holds no earlier docsnap export/);
+    expect(readFileSync(join(out, 'precious.txt'), 'utf8')).toBe('keep me');
+  });
+});
