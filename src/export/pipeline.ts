@@ -82,14 +82,15 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   const options = resolveOptions(request.options);
   const report = throttle(request.onProgress);
   report({ phase: 'loading', progress: 0, pageCount: 0, renderedPages: 0 });
+  const target = request.outDir ? checkOutDir(resolve(request.outDir)) : undefined;
   const site = await loadSite(request.source, options);
   const pageIndexes = site.pages.flatMap((page, index) => (page.rendered ? [index] : []));
   const pageCount = pageIndexes.length;
   report({ phase: 'loading', progress: 5, pageCount, renderedPages: 0 });
 
-  const outDir = request.outDir
-    ? prepareOutDir(resolve(request.outDir))
-    : await mkdtemp(join(tmpdir(), 'docsnap-export-'));
+  // Files are written to a staging directory beside the target and swapped in only when the
+  // export succeeded: a failed export never destroys the previous one.
+  const outDir = await mkdtemp(target ? join(dirname(target), '.docsnap-staging-') : join(tmpdir(), 'docsnap-export-'));
   const hashes = new Map<string, string>();
   const write = (path: string, contents: string | Buffer) => {
     const full = join(outDir, path);

@@ -27,10 +27,10 @@ export function splitFrontmatter(text: string, file: string): { meta: PageMeta; 
   const match = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(\r?\n|$)/.exec(source);
   if (!match) return { meta: {}, body: source };
   const yamlText = match[1] ?? '';
-  const document = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: false });
+  const document = parseDocument(yamlText, { prettyErrors: true, uniqueKeys: false });
   const error = document.errors[0];
   if (error) {
-    const line = (error.linePos?.[0]?.line ?? 0) + 1; // +1 for the opening ---
+    const line = (error.linePos?.[0]?.line ?? 1) + 1; // yaml counts from 1 inside the block; +1 for the opening ---
     throw new ExportError(`${file} has invalid frontmatter`, [
       { file, line, message: error.message.split('\n')[0] ?? error.message },
     ]);

@@ -1,6 +1,6 @@
 import GithubSlugger from 'github-slugger';
 import { ExportError, type SourceProblem } from '../errors.ts';
-import { findOperation, loadOpenApi, parseOperationRef } from '../openapi/index.ts';
+import { findOperation, loadOpenApi, parseOperationRef, UnsupportedOperationRefError } from '../openapi/index.ts';
 import type { ExportOptions } from '../options.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 import { flattenNavigation, type NavItem, type NavSection } from './navigation.ts';
@@ -100,7 +100,11 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
   const config = parseSiteConfig(parseJsonFile(repo.readText(configFile), configFile), configFile);
   const navigation = flattenNavigation(config.navigation, configFile, config.openapi, config.name);
 
-  const files = repo.listFiles((path, reason) => warnings.push({ file: path, message: reason }));
+  const refused = new Map<string, string>();
+  const files = repo.listFiles((path, reason) => {
+    refused.set(path, reason);
+    warnings.push({ file: path, message: reason });
+  });
   const fileSet = new Set(files);
   const pages: PageSpec[] = [];
   const pageByRoute = new Map<string, number>();
@@ -132,7 +136,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     const route = routeOf(path);
     let operation: OperationSource | undefined;
     if (meta.openapi) {
-      const ref = parseOperationRef(meta.openapi);
+      const ref = operationRef(meta.openapi, (message) => warnings.push({ file: path, message }));
       if (!ref)
         warnings.push({
           file: path,
@@ -194,7 +198,12 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
 
   const referencePage = new Map<number, number>();
   for (const [index, reference] of navigation.references.entries()) {
-    const op = parseOperationRef(reference.text);
+    let unsupported = false;
+    const op = operationRef(reference.text, (message) => {
+      unsupported = true;
+      warnings.push({ file: configFile, message: `${reference.location}: ${message}` });
+    });
+    if (unsupported) continue;
     if (op) {
       const source = op.file ?? reference.openapi;
       if (!source) {
@@ -233,7 +242,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     try {
       normalized = repo.normalize(reference.text, { file: configFile });
     } catch (error) {
-      missing.push({ file: configFile, message: `${reference.location}: ${(error as ExportError).message}` });
+      missing.push({ file: configFile, message: `${reference.location}: ${(error as Error).message.replace(`${configFile}: `, '')}` });
       continue;
     }
     const route = routeOf(normalized);
@@ -243,6 +252,11 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       continue;
     }
     const file = findPageFile(route);
+    const refusedLink = [`${route}.mdx`, `${route}.md`].find((candidate) => refused.has(candidate));
+    if (!file && refusedLink) {
+      missing.push({ file: configFile, message: `${reference.location}: ${refusedLink}: ${refused.get(refusedLink)?.replace(/^[^:]+: /, '')}` });
+      continue;
+    }
     if (!file) {
       missing.push({
         file: configFile,
@@ -341,6 +355,17 @@ function selectPaths(pages: PageSpec[], paths: string[] | undefined): void {
     page.rendered = wanted.some((w) => w === '' || page.route === w || page.route.startsWith(`${w}/`));
   if (!pages.some((p) => p.rendered))
     throw new ExportError(`none of the requested paths exists: ${paths.join(', ')}`, []);
+}
+
+/** An OpenAPI reference, or undefined; kinds we cannot render (webhooks) are reported, not fatal. */
+function operationRef(text: string, report: (message: string) => void): ReturnType<typeof parseOperationRef> {
+  try {
+    return parseOperationRef(text);
+  } catch (error) {
+    if (!(error instanceof UnsupportedOperationRefError)) throw error;
+    report(`${error.message}; no page was made for it`);
+    return undefined;
+  }
 }
 
 function humanize(name: string): string {
