@@ -16,7 +16,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measure } from './measure.ts';
 
-const { values } = parseArgs({ options: { pages: { type: 'string', default: '10000' }, seed: { type: 'string', default: '7' }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '10000' },
+    seed: { type: 'string', default: '7' },
+    keep: { type: 'boolean', default: false },
+  },
+});
 const pages = Number(values.pages);
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const generator = join(repo, '..', 'shared', 'tools', 'gen-docs-corpus.mjs');
@@ -25,15 +31,39 @@ const work = mkdtempSync(join(tmpdir(), 'docsnap-bench-export-'));
 try {
   console.log(`generating ${pages} pages (seed ${values.seed}) in ${work} ...`);
   for (const format of ['mintlify', 'hugo']) {
-    execFileSync(process.execPath, [generator, '--pages', String(pages), '--seed', String(values.seed), '--format', format, '--out', join(work, format)], { stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [
+        generator,
+        '--pages',
+        String(pages),
+        '--seed',
+        String(values.seed),
+        '--format',
+        format,
+        '--out',
+        join(work, format),
+      ],
+      { stdio: 'inherit' },
+    );
   }
   const hugoVersion = execFileSync('hugo', ['version'], { encoding: 'utf8' }).trim();
   console.log(`machine: ${availableParallelism()} cores; node ${process.version}; ${hugoVersion}`);
 
   const archive = join(work, 'site.tar.gz');
-  const docsnap = await measure('docsnap export', process.execPath, [join(repo, 'src/cli/main.ts'), 'export', join(work, 'mintlify'), '--out', archive, '--out-dir', join(work, 'docsnap-out')]);
+  const docsnap = await measure('docsnap export', process.execPath, [
+    join(repo, 'src/cli/main.ts'),
+    'export',
+    join(work, 'mintlify'),
+    '--out',
+    archive,
+    '--out-dir',
+    join(work, 'docsnap-out'),
+  ]);
   if (docsnap.exitCode !== 0) throw new Error(`docsnap export failed:\n${docsnap.output}`);
-  const hugo = await measure('hugo', 'hugo', ['--quiet', '-d', join(work, 'hugo-out')], { cwd: join(work, 'hugo') });
+  const hugo = await measure('hugo', 'hugo', ['--quiet', '-d', join(work, 'hugo-out')], {
+    cwd: join(work, 'hugo'),
+  });
   if (hugo.exitCode !== 0) throw new Error(`hugo failed:\n${hugo.output}`);
 
   const rows = [docsnap, hugo].map((m) => ({
@@ -45,9 +75,18 @@ try {
   console.table(rows);
   const ratio = docsnap.wallSeconds / hugo.wallSeconds;
   console.log(`archive: ${(statSync(archive).size / 1024 / 1024).toFixed(1)} MiB`);
-  console.log(`docsnap / hugo wall time: ${ratio.toFixed(2)} (target ≤ 0.50) ${ratio <= 0.5 ? 'MET' : 'NOT MET'}`);
-  console.log(`docsnap peak RSS: ${Math.round(docsnap.peakRssMiB)} MiB (target < 1024) ${docsnap.peakRssMiB < 1024 ? 'MET' : 'NOT MET'}`);
-  console.log(docsnap.output.split('\n').filter((l) => /^(exported|sha256|size|\d+ warning)/.test(l)).join('\n'));
+  console.log(
+    `docsnap / hugo wall time: ${ratio.toFixed(2)} (target ≤ 0.50) ${ratio <= 0.5 ? 'MET' : 'NOT MET'}`,
+  );
+  console.log(
+    `docsnap peak RSS: ${Math.round(docsnap.peakRssMiB)} MiB (target < 1024) ${docsnap.peakRssMiB < 1024 ? 'MET' : 'NOT MET'}`,
+  );
+  console.log(
+    docsnap.output
+      .split('\n')
+      .filter((l) => /^(exported|sha256|size|\d+ warning)/.test(l))
+      .join('\n'),
+  );
 } finally {
   if (!values.keep) rmSync(work, { recursive: true, force: true });
   else console.log(`kept ${work}`);

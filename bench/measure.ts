@@ -25,7 +25,12 @@ function peakRss(pid: number): number | undefined {
  * Runs a command to completion and measures its wall time and peak RSS. Both benchmarked tools
  * are measured the same way, from the outside, so neither reports on itself.
  */
-export function measure(name: string, command: string, args: string[], options: { cwd?: string } = {}): Promise<Measurement> {
+export function measure(
+  name: string,
+  command: string,
+  args: string[],
+  options: { cwd?: string } = {},
+): Promise<Measurement> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(command, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -21,7 +21,9 @@ import { type ArchiveResult, byteOrder, writeArchive } from './archive/archive.t
 import { ExportError, type SourceProblem } from './errors.ts';
 import { type ExportOptions, resolveOptions } from './options.ts';
 import { llmsIndex, markdownPath, notFoundPage, redirectFiles, sitemap } from './output/site-files.ts';
+import type { FragmentLink } from './pages/links.ts';
 import type { RenderedPage } from './pages/render-page.ts';
+import type { RenderOutcome } from './render-worker.ts';
 import { SearchIndexBuilder } from './search/index.ts';
 import { loadSite, type SiteModel } from './source/load-site.ts';
 import { navigationScript, siteAssets } from './theme/assets.ts';
@@ -90,7 +92,9 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
 
   // Files are written to a staging directory beside the target and swapped in only when the
   // export succeeded: a failed export never destroys the previous one.
-  const outDir = await mkdtemp(target ? join(dirname(target), '.docsnap-staging-') : join(tmpdir(), 'docsnap-export-'));
+  const outDir = await mkdtemp(
+    target ? join(dirname(target), '.docsnap-staging-') : join(tmpdir(), 'docsnap-export-'),
+  );
   const hashes = new Map<string, string>();
   const write = (path: string, contents: string | Buffer) => {
     const full = join(outDir, path);
@@ -101,6 +105,8 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   const warnings = [...site.warnings];
   const search = options.features.search ? new SearchIndexBuilder() : undefined;
   try {
+    const ids = new Map<string, Set<string>>();
+    const fragmentLinks: Array<FragmentLink & { from: string; file: string }> = [];
     await renderPages(
       site,
       options,
@@ -108,6 +114,10 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
       request,
       (rendered, done) => {
         write(rendered.output, rendered.html);
+        ids.set(rendered.output, new Set(rendered.ids));
+        const file = site.pages.find((p) => p.output === rendered.output)?.source ?? site.config.configFile;
+        for (const link of rendered.fragmentLinks)
+          fragmentLinks.push({ ...link, from: rendered.output, file });
         write(markdownPath(rendered.output), rendered.markdown);
         warnings.push(...rendered.warnings);
         report({
@@ -120,6 +130,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
       (rendered, index) => search?.add({ id: index, ...rendered.search }),
     );
     report({ phase: 'writing', progress: 86, pageCount, renderedPages: pageCount });
+    for (const [path, html] of unbrokenFragments(outDir, ids, fragmentLinks, warnings)) write(path, html);
 
     for (const file of siteAssets(site, options)) write(file.path, file.contents);
     site.sections.forEach((_, index) => {
@@ -226,41 +237,60 @@ async function renderPages(
     for (const batch of batches) {
       if (request.signal?.aborted) throw new ExportError('export cancelled', []);
       while (running.size >= threads * 2) await Promise.race(running);
-      const task = (
-        pool.run(batch, { signal: request.signal }) as Promise<Array<RenderedPage & { index: number }>>
-      ).then((results) => {
-        for (const result of results) {
-          done++;
-          onPage(result, done);
-          held.set(result.index, result);
-        }
-        while (nextInOrder < pageIndexes.length && held.has(pageIndexes[nextInOrder] as number)) {
-          const index = pageIndexes[nextInOrder] as number;
-          inOrder(held.get(index) as RenderedPage, index);
-          held.delete(index);
-          nextInOrder++;
-        }
-      });
+      const task = (pool.run(batch, { signal: request.signal }) as Promise<RenderOutcome[]>).then(
+        (results) => {
+          for (const result of results) {
+            if ('failure' in result) {
+              const error = new ExportError('', result.failure.problems);
+              error.message = result.failure.message;
+              throw error;
+            }
+            done++;
+            onPage(result, done);
+            held.set(result.index, result);
+          }
+          while (nextInOrder < pageIndexes.length && held.has(pageIndexes[nextInOrder] as number)) {
+            const index = pageIndexes[nextInOrder] as number;
+            inOrder(held.get(index) as RenderedPage, index);
+            held.delete(index);
+            nextInOrder++;
+          }
+        },
+      );
       const tracked = task.finally(() => running.delete(tracked));
       running.add(tracked);
     }
     await Promise.all(running);
-  } catch (error) {
-    throw unwrapWorkerError(error);
   } finally {
     await pool.destroy();
   }
 }
 
-/** Errors cross the thread boundary as plain Errors; an ExportError keeps its message and problems. */
-function unwrapWorkerError(error: unknown): unknown {
-  const e = error as Error & { problems?: SourceProblem[] };
-  if (e?.name === 'ExportError' && !(e instanceof ExportError)) {
-    const rebuilt = new ExportError(e.message, []);
-    Object.assign(rebuilt, { problems: e.problems ?? [] });
-    return rebuilt;
+/**
+ * Links to an anchor that does not exist on the target page (an authoring slip the source already
+ * has) would be broken links in the export: they are reported and pointed at the page itself.
+ * Only the few pages that have such links are read back and rewritten.
+ */
+function unbrokenFragments(
+  outDir: string,
+  ids: Map<string, Set<string>>,
+  links: Array<FragmentLink & { from: string; file: string }>,
+  warnings: SourceProblem[],
+): Map<string, string> {
+  const patched = new Map<string, string>();
+  const attribute = (href: string) => `href="${href.replace(/&/g, '&#x26;').replace(/"/g, '&#x22;')}"`;
+  for (const link of links) {
+    const known = ids.get(link.target);
+    if (!known || known.has(link.fragment)) continue;
+    warnings.push({
+      file: link.file,
+      message: `link ${link.href}: ${link.target} has no anchor #${link.fragment}; linked to the page instead`,
+    });
+    const html = patched.get(link.from) ?? readFileSync(join(outDir, link.from), 'utf8');
+    const withoutFragment = link.href.slice(0, link.href.indexOf('#')) || '#';
+    patched.set(link.from, html.split(attribute(link.href)).join(attribute(withoutFragment)));
   }
-  return error;
+  return patched;
 }
 
 /** Appends files of the output in order into one, streaming; returns its sha256. */
@@ -286,7 +316,10 @@ function checkOutDir(dir: string): string {
   if (existsSync(dir)) {
     const entries = readdirSync(dir);
     if (entries.length > 0 && !entries.includes(MANIFEST_FILE)) {
-      throw new ExportError(`refusing to write into ${dir}: it is not empty and holds no earlier docsnap export`, []);
+      throw new ExportError(
+        `refusing to write into ${dir}: it is not empty and holds no earlier docsnap export`,
+        [],
+      );
     }
   }
   mkdirSync(dirname(dir), { recursive: true });

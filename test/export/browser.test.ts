@@ -9,13 +9,21 @@ import { exportSite } from '../../src/export/pipeline.ts';
 import { docsRepo, page, tempDir } from './fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const TYPES: Record<string, string> = { '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.png': 'image/png' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
 
 const site = docsRepo({
   'docs.json': {
     name: 'Browser Test Docs',
     colors: { primary: '#0D9373' },
-    navigation: { tabs: [{ tab: 'Guides', groups: [{ group: 'Start', pages: ['index', 'guide/widgets'] }] }] },
+    navigation: {
+      tabs: [{ tab: 'Guides', groups: [{ group: 'Start', pages: ['index', 'guide/widgets'] }] }],
+    },
   },
   'index.mdx': page(
     'Welcome',
@@ -38,7 +46,10 @@ const site = docsRepo({
       '</AccordionGroup>',
     ].join('\n'),
   ),
-  'guide/widgets.mdx': page('Widgets', '## Configure the flux capacitor\n\nThe zanzibar setting tunes the flux capacitor.'),
+  'guide/widgets.mdx': page(
+    'Widgets',
+    '## Configure the flux capacitor\n\nThe zanzibar setting tunes the flux capacitor.',
+  ),
 });
 
 let browser: Browser;
@@ -47,12 +58,16 @@ let outDir: string;
 let httpBase: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`);
   outDir = join(tempDir(), 'site');
   await exportSite({ source: site, outDir, options: { deployment: 'air-gapped' } });
   // A plain static file server on loopback, under a base path, as any static host would serve it.
   server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^\/docs\/?/, '');
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
+      /^\/docs\/?/,
+      '',
+    );
     let file = join(outDir, path);
     if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
     if (!file.startsWith(outDir) || !existsSync(file)) {
@@ -66,7 +81,15 @@ beforeAll(async () => {
   httpBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/`;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 120_000);
 
@@ -95,7 +118,9 @@ describe.each([
 ])('an exported page in headless Chromium over %s', (_label, url) => {
   it('switches tabs and opens an accordion, loading nothing from elsewhere', async () => {
     const { page: tab, foreign } = await open(url());
-    await expect.poll(() => tab.evaluate(() => document.documentElement.dataset.theme)).toMatch(/^(light|dark)$/);
+    await expect
+      .poll(() => tab.evaluate(() => document.documentElement.dataset.theme))
+      .toMatch(/^(light|dark)$/);
 
     const second = tab.getByRole('tab', { name: 'yarn' });
     await second.click();
@@ -124,7 +149,11 @@ describe.each([
     const dialog = tab.getByRole('dialog');
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await dialog.locator('input').fill('zanzibar');
-    const result = dialog.getByRole('link').or(dialog.getByRole('option')).filter({ hasText: 'Widgets' }).first();
+    const result = dialog
+      .getByRole('link')
+      .or(dialog.getByRole('option'))
+      .filter({ hasText: 'Widgets' })
+      .first();
     await expect.poll(() => result.isVisible(), { timeout: 10_000 }).toBe(true);
     await result.click();
     await expect.poll(() => tab.url()).toMatch(/guide\/widgets\.html/);

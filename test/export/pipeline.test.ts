@@ -8,7 +8,11 @@ import { checkSite } from './site-check.ts';
 
 const countMdx = (dir: string): number =>
   readdirSync(dir, { withFileTypes: true, recursive: true }).filter(
-    (e) => e.isFile() && e.name.endsWith('.mdx') && !e.parentPath.includes('snippets') && !e.parentPath.includes('/.'),
+    (e) =>
+      e.isFile() &&
+      e.name.endsWith('.mdx') &&
+      !e.parentPath.includes('snippets') &&
+      !e.parentPath.includes('/.'),
   ).length;
 
 describe.each(['mcp-docs', 'novu-docs'])('exporting the %s corpus, air-gapped', (corpus) => {
@@ -45,7 +49,9 @@ describe.each(['mcp-docs', 'novu-docs'])('exporting the %s corpus, air-gapped', 
   });
 
   it('writes a Markdown copy next to every page', () => {
-    for (const file of Object.keys(result.manifest.files).filter((f) => f.endsWith('.html') && f !== '404.html')) {
+    for (const file of Object.keys(result.manifest.files).filter(
+      (f) => f.endsWith('.html') && f !== '404.html',
+    )) {
       const md = file.replace(/\.html$/, '.md');
       if (!existsSync(join(outDir, md))) continue; // redirect pages have no Markdown copy
       expect(readFileSync(join(outDir, md), 'utf8')).toMatch(/^# /);
@@ -57,8 +63,18 @@ describe('export archive', () => {
   it('is byte-for-byte reproducible', { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const source = join(CORPORA, 'mcp-docs');
-    const one = await exportSite({ source, archivePath: join(dir, 'one.tar.gz'), options: { deployment: 'air-gapped' } });
-    const two = await exportSite({ source, archivePath: join(dir, 'two.tar.gz'), options: { deployment: 'air-gapped' }, workers: 1 });
+    const one = await exportSite({
+      source,
+      archivePath: join(dir, 'one.tar.gz'),
+      options: { deployment: 'air-gapped' },
+    });
+    const two = await exportSite({
+      source,
+      archivePath: join(dir, 'two.tar.gz'),
+      options: { deployment: 'air-gapped' },
+      workers: 1,
+    });
+    expect(two.manifest).toEqual(one.manifest);
     expect(two.archive?.sha256).toBe(one.archive?.sha256);
     expect(readFileSync(join(dir, 'one.tar.gz')).equals(readFileSync(join(dir, 'two.tar.gz')))).toBe(true);
   });
@@ -67,15 +83,28 @@ describe('export archive', () => {
 describe('export options and output', () => {
   it('writes sitemap.xml and canonical links for a site URL, and redirect pages', async () => {
     const dir = docsRepo({
-      'docs.json': { name: 'S', navigation: { pages: ['index', 'guide/start'] }, redirects: [{ source: '/old', destination: '/guide/start#install' }] },
+      'docs.json': {
+        name: 'S',
+        navigation: { pages: ['index', 'guide/start'] },
+        redirects: [{ source: '/old', destination: '/guide/start#install' }],
+      },
       'index.mdx': page('Home', 'See [start](/guide/start#install).'),
       'guide/start.mdx': page('Start', '## Install\n\nRun it.'),
     });
     const out = tempDir();
     const progress: number[] = [];
-    await exportSite({ source: dir, outDir: out, options: { siteUrl: 'https://docs.example.com/' }, onProgress: (p) => progress.push(p.progress) });
-    expect(readFileSync(join(out, 'sitemap.xml'), 'utf8')).toContain('<loc>https://docs.example.com/guide/start.html</loc>');
-    expect(readFileSync(join(out, 'guide/start.html'), 'utf8')).toContain('<link rel="canonical" href="https://docs.example.com/guide/start.html">');
+    await exportSite({
+      source: dir,
+      outDir: out,
+      options: { siteUrl: 'https://docs.example.com/' },
+      onProgress: (p) => progress.push(p.progress),
+    });
+    expect(readFileSync(join(out, 'sitemap.xml'), 'utf8')).toContain(
+      '<loc>https://docs.example.com/guide/start.html</loc>',
+    );
+    expect(readFileSync(join(out, 'guide/start.html'), 'utf8')).toContain(
+      '<link rel="canonical" href="https://docs.example.com/guide/start.html">',
+    );
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('href="guide/start.html#install"');
     expect(readFileSync(join(out, 'old.html'), 'utf8')).toContain('url=guide/start.html#install');
     expect(progress.at(-1)).toBe(100);
@@ -87,7 +116,10 @@ describe('export options and output', () => {
     const good = docsRepo({ 'docs.json': { name: 'S', navigation: { pages: ['a'] } }, 'a.mdx': page('A') });
     const out = tempDir();
     await exportSite({ source: good, outDir: out });
-    const bad = docsRepo({ 'docs.json': { name: 'S', navigation: { pages: ['a'] } }, 'a.mdx': page('A', 'Text\n\n<Tabs>\n<Tab title="x">\nnever closed\n') });
+    const bad = docsRepo({
+      'docs.json': { name: 'S', navigation: { pages: ['a'] } },
+      'a.mdx': page('A', 'Text\n\n<Tabs>\n<Tab title="x">\nnever closed\n'),
+    });
     const error = await exportSite({ source: bad, outDir: out }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ExportError);
     expect((error as Error).message).toMatch(/a\.mdx:\d+:\d+: Expected a closing tag/);
@@ -97,7 +129,9 @@ describe('export options and output', () => {
   it('refuses to write into a directory that holds something else', async () => {
     const source = docsRepo({ 'docs.json': { name: 'S', navigation: { pages: ['a'] } }, 'a.mdx': page('A') });
     const out = docsRepo({ 'precious.txt': 'keep me' });
-    await expect(exportSite({ source, outDir: out })).rejects.toThrow(/not empty and holds no earlier docsnap export/);
+    await expect(exportSite({ source, outDir: out })).rejects.toThrow(
+      /not empty and holds no earlier docsnap export/,
+    );
     expect(readFileSync(join(out, 'precious.txt'), 'utf8')).toBe('keep me');
   });
 });

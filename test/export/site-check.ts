@@ -59,6 +59,9 @@ export function checkSite(dir: string): SiteCheck {
   const brokenLinks: string[] = [];
   const externalLoads: string[] = [];
   for (const [file, tree] of trees) {
+    // 404.html is served in place of any missing path, at any depth: its links are root-relative
+    // or absolute by design and are not part of the site's link graph.
+    const linksChecked = file !== '404.html';
     visit(tree, 'element', (node: Element) => {
       for (const attribute of LOADS[node.tagName] ?? []) {
         const value = node.properties[attribute];
@@ -66,13 +69,15 @@ export function checkSite(dir: string): SiteCheck {
         // <link rel=canonical> names a URL without loading it.
         if (node.tagName === 'link' && String(node.properties.rel ?? '').includes('canonical')) continue;
         for (const candidate of value.split(',').map((part) => part.trim().split(/\s+/)[0] ?? '')) {
-          if (external(candidate) && !candidate.startsWith('data:')) externalLoads.push(`${file}: <${node.tagName} ${attribute}=${candidate}>`);
+          if (external(candidate) && !candidate.startsWith('data:'))
+            externalLoads.push(`${file}: <${node.tagName} ${attribute}=${candidate}>`);
         }
       }
       const style = node.properties.style;
-      if (typeof style === 'string' && /url\(\s*['"]?(https?:|\/\/)/i.test(style)) externalLoads.push(`${file}: style ${style}`);
+      if (typeof style === 'string' && /url\(\s*['"]?(https?:|\/\/)/i.test(style))
+        externalLoads.push(`${file}: style ${style}`);
       if (node.tagName === 'style') externalLoads.push(...cssLoads(file, JSON.stringify(node.children)));
-      if (node.tagName !== 'a' || typeof node.properties.href !== 'string') return;
+      if (!linksChecked || node.tagName !== 'a' || typeof node.properties.href !== 'string') return;
       const href = node.properties.href;
       if (external(href)) return;
       const [path = '', hash] = href.split('#');
@@ -81,16 +86,20 @@ export function checkSite(dir: string): SiteCheck {
         brokenLinks.push(`${file} → ${href}`);
         return;
       }
-      if (hash && target.endsWith('.html') && !ids.get(target)?.has(decodeURIComponent(hash))) brokenLinks.push(`${file} → ${href} (no #${hash})`);
+      if (hash && target.endsWith('.html') && !ids.get(target)?.has(decodeURIComponent(hash)))
+        brokenLinks.push(`${file} → ${href} (no #${hash})`);
     });
   }
-  for (const css of files.filter((f) => f.endsWith('.css'))) externalLoads.push(...cssLoads(css, readFileSync(join(dir, css), 'utf8')));
+  for (const css of files.filter((f) => f.endsWith('.css')))
+    externalLoads.push(...cssLoads(css, readFileSync(join(dir, css), 'utf8')));
   return { pages: trees.size, brokenLinks, externalLoads };
 }
 
 function cssLoads(file: string, css: string): string[] {
   const found: string[] = [];
-  for (const match of css.matchAll(/url\(\s*['"]?((?:https?:)?\/\/[^'")\s]+)/gi)) found.push(`${file}: url(${match[1]})`);
-  for (const match of css.matchAll(/@import\s+(?:url\()?\s*['"]?((?:https?:)?\/\/[^'")\s;]+)/gi)) found.push(`${file}: @import ${match[1]}`);
+  for (const match of css.matchAll(/url\(\s*['"]?((?:https?:)?\/\/[^'")\s]+)/gi))
+    found.push(`${file}: url(${match[1]})`);
+  for (const match of css.matchAll(/@import\s+(?:url\()?\s*['"]?((?:https?:)?\/\/[^'")\s;]+)/gi))
+    found.push(`${file}: @import ${match[1]}`);
   return found;
 }

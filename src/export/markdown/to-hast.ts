@@ -2,7 +2,8 @@ import type { Element, ElementContent, Root as HastRoot, Properties } from 'hast
 import { raw } from 'hast-util-raw';
 import type { RootContent as MdastContent, Nodes as MdastNodes, Root as MdastRoot, Parents } from 'mdast';
 import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
-import { type State, toHast } from 'mdast-util-to-hast';
+import { defaultHandlers, type State, toHast } from 'mdast-util-to-hast';
+import { visit } from 'unist-util-visit';
 import { renderComponent } from '../components/index.ts';
 import type { PropValue, RenderContext } from '../render-context.ts';
 import { describeRemovals, sanitizeAuthored } from './html-policy.ts';
@@ -25,7 +26,8 @@ export function mdastToHast(tree: MdastRoot, ctx: RenderContext, file: string): 
     const warn = (message: string) => ctx.warn(`line ${node.position?.start.line ?? '?'}: ${message}`);
     const props = jsxProps(node.attributes, warn, name);
     const children = state.all(node) as ElementContent[];
-    if (/^[a-z]/.test(name) && !name.includes('.')) return htmlElement(name, props, children, warn);
+    if (/^[a-z]/.test(name) && !name.includes('.'))
+      return htmlElement(name, props, children, warn).map((e) => resolveUrls(e, ctx));
     return renderComponent({ name, props, children, inline, ctx: { ...ctx, warn } });
   };
   const expression = (_state: State, node: { value: string; data?: { estree?: unknown } }) => {
@@ -48,6 +50,12 @@ export function mdastToHast(tree: MdastRoot, ctx: RenderContext, file: string): 
       mdxFlowExpression: expression,
       mdxTextExpression: expression,
       mdxjsEsm: () => undefined, // imports were resolved into snippets before conversion
+      // Links and images as written in Markdown point into the repository: resolve them here,
+      // once (components resolve their own props through ctx).
+      link: (state, node) => resolveUrls(defaultHandlers.link(state, node), ctx),
+      linkReference: (state, node) => resolveUrls(defaultHandlers.linkReference(state, node), ctx),
+      image: (state, node) => resolveUrls(defaultHandlers.image(state, node), ctx),
+      imageReference: (state, node) => resolveUrls(defaultHandlers.imageReference(state, node), ctx),
     },
   }) as HastRoot;
   if (!isMarkdown) return hast;
@@ -55,7 +63,37 @@ export function mdastToHast(tree: MdastRoot, ctx: RenderContext, file: string): 
   const parsed = raw(hast) as HastRoot;
   const removed = describeRemovals(parsed);
   if (removed.length > 0) ctx.warn(`removed from raw HTML: ${[...new Set(removed)].join(', ')}`);
-  return sanitizeAuthored(parsed);
+  const safe = sanitizeAuthored(parsed);
+  visit(safe, 'element', (element: Element) => {
+    if (element.tagName === 'a' || URL_ATTRIBUTES[element.tagName]) resolveUrls(element, ctx);
+  });
+  return safe;
+}
+
+/** Attributes that hold a file of the site, by element. */
+const URL_ATTRIBUTES: Record<string, string[]> = {
+  img: ['src'],
+  video: ['src', 'poster'],
+  audio: ['src'],
+  source: ['src'],
+  track: ['src'],
+  iframe: ['src'],
+};
+
+/** Rewrites an authored element's own link (a href) and file (src, poster) through the context. */
+function resolveUrls<T extends ElementContent | ElementContent[] | undefined>(
+  node: T,
+  ctx: RenderContext,
+): T {
+  const element = node as ElementContent | undefined;
+  if (element?.type !== 'element') return node;
+  const href = element.properties.href;
+  if (element.tagName === 'a' && typeof href === 'string') element.properties.href = ctx.resolveHref(href);
+  for (const attribute of URL_ATTRIBUTES[element.tagName] ?? []) {
+    const value = element.properties[attribute];
+    if (typeof value === 'string') element.properties[attribute] = ctx.resolveAsset(value);
+  }
+  return node;
 }
 
 /** A lowercase JSX tag as an HTML element, held to the authored-HTML policy (its children are already safe). */

@@ -11,6 +11,13 @@ export interface LinkTargets {
   assets: Set<string>;
 }
 
+/** A link to an anchor: the href as written into the page, the output file it targets and the anchor. */
+export interface FragmentLink {
+  href: string;
+  target: string;
+  fragment: string;
+}
+
 export function isExternal(href: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//');
 }
@@ -36,6 +43,8 @@ export class LinkResolver {
   private readonly output: string;
   private readonly sourceDir: string;
   private readonly onBroken: (href: string) => void;
+  /** Links that name an anchor, checked once every page's ids are known. */
+  readonly fragmentLinks: FragmentLink[] = [];
 
   constructor(
     targets: LinkTargets,
@@ -50,12 +59,18 @@ export class LinkResolver {
   }
 
   resolveHref = (href: string): string => {
+    if (href.startsWith('#') && href.length > 1)
+      this.fragmentLinks.push({ href, target: this.output, fragment: safeDecode(href.slice(1)) });
     if (!href || href.startsWith('#') || isExternal(href)) return href;
     const [pathPart = '', hash] = splitHash(href);
     const path = this.absolute(pathPart);
     if (this.targets.assets.has(path)) return relativeUrl(this.output, path) + (hash ? `#${hash}` : '');
     const page = this.pageOutput(routeOf(path));
-    if (page) return relativeUrl(this.output, page) + (hash ? `#${hash}` : '');
+    if (page) {
+      const resolved = relativeUrl(this.output, page) + (hash ? `#${hash}` : '');
+      if (hash) this.fragmentLinks.push({ href: resolved, target: page, fragment: safeDecode(hash) });
+      return resolved;
+    }
     this.onBroken(href);
     return href;
   };
