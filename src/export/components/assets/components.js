@@ -1,0 +1,159 @@
+/* MDX components (docsnap): progressive enhancement only; the page works without this script. */
+(() => {
+  const TAB = '.ds-tablist > [role="tab"]';
+  const tabsOf = (list) => Array.from(list.children).filter((node) => node.getAttribute('role') === 'tab');
+
+  // Selects a tab of a .ds-tab-group widget; with sync, tabs of the same label elsewhere on the page follow
+  // (Mintlify's synced tabs), keeping the clicked tab still on screen while content above changes height.
+  function select(tab, focus, sync) {
+    const list = tab.parentNode;
+    for (const t of tabsOf(list)) {
+      const on = t === tab;
+      t.setAttribute('aria-selected', on ? 'true' : 'false');
+      t.tabIndex = on ? 0 : -1;
+      const panel = document.getElementById(t.getAttribute('aria-controls'));
+      if (panel) panel.hidden = !on;
+    }
+    if (focus) tab.focus();
+    const root = list.parentNode;
+    if (!sync || !root.hasAttribute('data-ds-sync')) return;
+    const key = tab.getAttribute('data-ds-key');
+    const before = tab.getBoundingClientRect().top;
+    for (const other of document.querySelectorAll('.ds-tab-group[data-ds-sync]')) {
+      const otherList = other === root ? null : other.querySelector('[role="tablist"]');
+      const match =
+        otherList &&
+        tabsOf(otherList).find(
+          (t) => t.getAttribute('data-ds-key') === key && t.getAttribute('aria-selected') !== 'true',
+        );
+      if (match) select(match, false, false);
+    }
+    const shift = tab.getBoundingClientRect().top - before;
+    if (shift) window.scrollBy(0, shift);
+  }
+
+  function onClick(event) {
+    const tab = event.target.closest?.(TAB);
+    if (tab) select(tab, false, true);
+  }
+
+  const KEYS = {
+    ArrowRight: (i, n) => (i + 1) % n,
+    ArrowLeft: (i, n) => (i - 1 + n) % n,
+    Home: () => 0,
+    End: (_i, n) => n - 1,
+  };
+
+  function onKey(event) {
+    const tab = event.target.closest?.(TAB);
+    const move = KEYS[event.key];
+    if (!tab || !move) return;
+    const tabs = tabsOf(tab.parentNode);
+    event.preventDefault();
+    select(tabs[move(tabs.indexOf(tab), tabs.length)], true, true);
+  }
+
+  // A link to an id inside a closed accordion or a hidden tab panel opens the way to it.
+  function reveal() {
+    let target;
+    try {
+      target =
+        location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    } catch {
+      return;
+    }
+    if (!target) return;
+    let changed = false;
+    for (let node = target; node?.getAttribute; node = node.parentNode) {
+      if (node.tagName === 'DETAILS' && !node.open) {
+        node.open = true;
+        changed = true;
+      }
+      if (node.getAttribute('role') === 'tabpanel' && node.hidden) {
+        const tab = document.getElementById(node.getAttribute('aria-labelledby'));
+        if (tab) select(tab, false, false);
+        changed = true;
+      }
+    }
+    if (changed) target.scrollIntoView();
+  }
+
+  function codeText(block) {
+    const lines = block.querySelectorAll('pre .line');
+    if (lines.length === 0) return (block.querySelector('pre') || block).textContent;
+    return Array.from(lines, (line) => line.textContent.replace(/\n$/, '')).join('\n');
+  }
+
+  // navigator.clipboard needs a secure context; file:// pages and plain http fall back to execCommand.
+  function copy(text, done) {
+    const fallback = () => {
+      const area = document.createElement('textarea');
+      area.value = text;
+      area.setAttribute('readonly', '');
+      area.style.cssText = 'position:fixed;top:0;opacity:0';
+      document.body.appendChild(area);
+      area.select();
+      let ok = false;
+      try {
+        ok = document.execCommand('copy');
+      } catch {
+        ok = false;
+      }
+      area.remove();
+      done(ok);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(() => done(true), fallback);
+    } else fallback();
+  }
+
+  function addCopyButton(block) {
+    if (block.querySelector(':scope > .ds-copy')) return;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'ds-copy';
+    button.textContent = 'Copy';
+    button.addEventListener('click', () =>
+      copy(codeText(block), (ok) => {
+        button.focus();
+        button.textContent = ok ? 'Copied' : 'Copy failed';
+        button.setAttribute('data-copied', '');
+        setTimeout(() => {
+          button.textContent = 'Copy';
+          button.removeAttribute('data-copied');
+        }, 1500);
+      }),
+    );
+    block.appendChild(button);
+  }
+
+  // Tooltips show by CSS; Escape hides an open one until the pointer or focus leaves it (WCAG 1.4.13).
+  function dismissible(tip) {
+    const clear = (event) => {
+      if (!tip.contains(event.relatedTarget)) tip.removeAttribute('data-dismissed');
+    };
+    tip.addEventListener('mouseleave', clear);
+    tip.addEventListener('focusout', clear);
+  }
+
+  function onEscape(event) {
+    if (event.key !== 'Escape') return;
+    for (const tip of document.querySelectorAll('.ds-tooltip')) {
+      if (tip.matches(':hover') || tip.contains(document.activeElement))
+        tip.setAttribute('data-dismissed', '');
+    }
+  }
+
+  function init() {
+    document.addEventListener('click', onClick);
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('keydown', onEscape);
+    window.addEventListener('hashchange', reveal);
+    document.querySelectorAll('.ds-code').forEach(addCopyButton);
+    document.querySelectorAll('.ds-tooltip').forEach(dismissible);
+    reveal();
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+  else init();
+})();

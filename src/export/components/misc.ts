@@ -1,0 +1,31 @@
+import type { Component } from '../render-context.ts';
+import { blockTag, el, stringProp } from './shared.ts';
+
+/** `<Visibility for="humans">` shows its content on the page; `for="agents"` content is for the Markdown copy only. */
+const Visibility: Component = (input) => {
+  const audience = stringProp(input, 'for');
+  if (audience === 'agents') return [];
+  if (audience !== 'humans') {
+    input.ctx.warn(`<Visibility> for="${audience ?? ''}" is neither humans nor agents: its content is shown`);
+  }
+  return input.children;
+};
+
+/** `<Mermaid chart="…">`: no diagram runtime in a static export, so the diagram source is shown as code. */
+const Mermaid: Component = (input) => {
+  const chart = stringProp(input, 'chart');
+  if (!chart) return input.children;
+  return [input.ctx.codeBlock(chart, 'mermaid')];
+};
+
+/** `<Panel>`: content the original shows in the side column; here it stays in the flow as an aside. */
+const Panel: Component = (input) => [
+  el(blockTag(input, 'aside'), { className: ['ds-panel'] }, input.children),
+];
+
+/** `<Latex>`: no math runtime; the source text is kept, marked up for styling. */
+const Latex: Component = (input) => [
+  el(input.inline ? 'span' : 'div', { className: ['ds-latex'] }, input.children),
+];
+
+export const miscComponents: Record<string, Component> = { Visibility, Mermaid, Panel, Latex };

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { componentAssets } from '../../../src/export/components/index.ts';
+
+const css = readFileSync(fileURLToPath(componentAssets.css[0] as URL), 'utf8');
+const js = readFileSync(fileURLToPath(componentAssets.js[0] as URL), 'utf8');
+
+describe('components.js', () => {
+  it('is a classic script of a few KB, not a module', () => {
+    expect(() => new Script(js)).not.toThrow();
+    expect(js).not.toMatch(/^\s*(import|export)\s/m);
+    expect(js.trim()).toMatch(/^\/\*[\s\S]*?\*\/\s*\(\(\) => \{[\s\S]*\}\)\(\);$/);
+    expect(Buffer.byteLength(js)).toBeLessThan(8 * 1024);
+  });
+
+  it('loads nothing from anywhere', () => {
+    expect(js).not.toMatch(/fetch\(|XMLHttpRequest|import\(|https?:\/\//);
+  });
+});
+
+describe('components.css', () => {
+  it('loads nothing and defines no theme variables of its own', () => {
+    expect(css).not.toMatch(/url\(|@import|@font-face/);
+    for (const name of ['primary', 'bg', 'fg', 'muted', 'border', 'surface', 'code-bg', 'radius']) {
+      expect(css, name).not.toMatch(new RegExp(`--ds-${name}\\s*:`));
+    }
+  });
+
+  it('is well formed and scoped to ds- classes', () => {
+    const withoutComments = css.replace(/\/\*[\s\S]*?\*\//g, '');
+    expect(withoutComments.split('{').length).toBe(withoutComments.split('}').length);
+    const classNames = new Set(withoutComments.match(/\.[a-z][\w-]*(?=[^{}]*\{)/g));
+    for (const name of classNames) expect(name, name).toMatch(/^\.ds-/);
+  });
+
+  it('hides inactive tab panels and switches Expandable labels with the open state', () => {
+    expect(css).toMatch(/\.ds-tabpanel\[hidden\]\s*\{\s*display:\s*none;?\s*\}/);
+    expect(css).toMatch(
+      /\.ds-expandable\[open\] \.ds-expandable-show,\s*\.ds-expandable:not\(\[open\]\) \.ds-expandable-hide\s*\{\s*display:\s*none/,
+    );
+  });
+});
