@@ -1,8 +1,6 @@
 import type { Element, ElementContent, Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
-import { toText } from 'hast-util-to-text';
 import { h } from 'hastscript';
-import { visit } from 'unist-util-visit';
 import { iconElement } from '../components/index.ts';
 import type { SourceProblem } from '../errors.ts';
 import { ExportError } from '../errors.ts';
@@ -19,7 +17,7 @@ import type { PageSpec, SiteModel } from '../source/load-site.ts';
 import { DocsRepository } from '../source/repository.ts';
 import { renderLayout } from '../theme/layout.ts';
 import { enforceAirGap } from './air-gap.ts';
-import { anchorHeadings } from './headings.ts';
+import { outlineContent } from './headings.ts';
 import { type FragmentLink, LinkResolver, type LinkTargets } from './links.ts';
 
 export interface RenderedPage {
@@ -102,7 +100,8 @@ export class PageRenderer {
     }
 
     const root: Root = { type: 'root', children: content };
-    const toc = anchorHeadings(root);
+    const outline = outlineContent(root);
+    const toc = outline.toc;
     if (this.options.deployment === 'air-gapped') enforceAirGap(root, warn);
     const document = renderLayout({
       site: this.site,
@@ -116,10 +115,6 @@ export class PageRenderer {
     });
     if (this.options.deployment === 'air-gapped') enforceAirGap({ type: 'root', children: [document] }, warn);
     const html = `<!doctype html>\n${toHtml(document)}\n`;
-    const ids: string[] = [];
-    visit(document, 'element', (element: Element) => {
-      if (typeof element.properties.id === 'string') ids.push(element.properties.id);
-    });
     const header = [`# ${page.title}`, ...(page.description ? [`> ${page.description}`] : [])].join('\n\n');
     return {
       output: page.output,
@@ -130,14 +125,11 @@ export class PageRenderer {
         title: page.title,
         section: page.breadcrumb.join(' › '),
         headings: toc.map((t) => ({ id: t.id, text: t.text, level: t.depth })),
-        text: toText(root).replace(/\s+/g, ' ').trim(),
-        sectionTexts: sectionTexts(
-          root,
-          toc.map((t) => t.id),
-        ),
+        text: outline.text,
+        sectionTexts: outline.sectionTexts,
       },
       warnings,
-      ids,
+      ids: outline.ids,
       fragmentLinks: links.fragmentLinks,
     };
   }
@@ -177,35 +169,6 @@ export class PageRenderer {
       return unavailable((error as Error).message);
     }
   }
-}
-
-/**
- * The page's text split at its table-of-contents headings: the text before the first one, then
- * the text under each (as search shows a snippet of the section that matched).
- */
-function sectionTexts(root: Root, headingIds: string[]): string[] {
-  const wanted = new Set(headingIds);
-  const sections: string[][] = [[]];
-  const walk = (node: Root | ElementContent) => {
-    if (node.type === 'text') {
-      sections[sections.length - 1]?.push(node.value);
-      return;
-    }
-    if (node.type === 'element') {
-      const id = node.properties.id;
-      if (/^h[23]$/.test(node.tagName) && typeof id === 'string' && wanted.has(id)) {
-        sections.push([]);
-        return; // the heading's own text is the heading, not section text
-      }
-      if (node.tagName === 'pre' || node.tagName === 'style') return;
-    }
-    if ('children' in node) for (const child of node.children) walk(child as ElementContent);
-  };
-  walk(root);
-  const texts = sections.map((parts) => parts.join(' ').replace(/\s+/g, ' ').trim());
-  // Headings with duplicate ids would make fewer sections than headings: pad so the counts agree.
-  while (texts.length < headingIds.length + 1) texts.push('');
-  return texts.slice(0, headingIds.length + 1);
 }
 
 /** Every target a link may reach: rendered pages, redirects, static files. */

@@ -1,8 +1,13 @@
 import GithubSlugger from 'github-slugger';
 import { ExportError, type SourceProblem } from '../errors.ts';
-import { findOperation, loadOpenApi, parseOperationRef, UnsupportedOperationRefError } from '../openapi/index.ts';
+import {
+  findOperation,
+  loadOpenApi,
+  parseOperationRef,
+  UnsupportedOperationRefError,
+} from '../openapi/index.ts';
 import type { ExportOptions } from '../options.ts';
-import { splitFrontmatter } from './frontmatter.ts';
+import { type PageMeta, splitFrontmatter } from './frontmatter.ts';
 import { flattenNavigation, type NavItem, type NavSection } from './navigation.ts';
 import { DocsRepository } from './repository.ts';
 import { parseJsonFile, parseSiteConfig, type SiteConfig } from './site-config.ts';
@@ -125,6 +130,26 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     return path;
   };
 
+  // Frontmatter is read once per file: pages need it here, and OpenAPI stubs are matched by it.
+  const metas = new Map<string, PageMeta>();
+  const metaOf = (path: string): PageMeta => {
+    let meta = metas.get(path);
+    if (!meta) {
+      meta = splitFrontmatter(repo.readText(path), path).meta;
+      metas.set(path, meta);
+    }
+    return meta;
+  };
+  // An MDX file whose frontmatter documents an operation ("openapi: GET /x") is the page of that
+  // operation: a navigation entry naming the operation uses it instead of generating another page.
+  const stubs = new Map<string, string>();
+  for (const file of files) {
+    if (!file.endsWith('.mdx') || file.startsWith('snippets/')) continue;
+    const openapi = metaOf(file).openapi;
+    const ref = openapi ? operationRef(openapi, () => {}) : undefined;
+    if (ref) stubs.set(`${ref.method.toUpperCase()} ${ref.path}`, file);
+  }
+
   const pageFromFile = (
     path: string,
     section: number,
@@ -132,7 +157,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     listed: boolean,
     openapi?: string,
   ): PageSpec => {
-    const { meta } = splitFrontmatter(repo.readText(path), path);
+    const meta = metaOf(path);
     const route = routeOf(path);
     let operation: OperationSource | undefined;
     if (meta.openapi) {
@@ -204,6 +229,16 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       warnings.push({ file: configFile, message: `${reference.location}: ${message}` });
     });
     if (unsupported) continue;
+    const stub = op ? stubs.get(`${op.method.toUpperCase()} ${op.path}`) : undefined;
+    if (op && stub && !pageByRoute.has(routeOf(stub))) {
+      pages.push(
+        pageFromFile(stub, reference.section, reference.breadcrumb, true, op.file ?? reference.openapi),
+      );
+      pageByRoute.set(routeOf(stub), pages.length - 1);
+      usedRoutes.add(routeOf(stub));
+      referencePage.set(index, pages.length - 1);
+      continue;
+    }
     if (op) {
       const source = op.file ?? reference.openapi;
       if (!source) {
@@ -242,7 +277,10 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     try {
       normalized = repo.normalize(reference.text, { file: configFile });
     } catch (error) {
-      missing.push({ file: configFile, message: `${reference.location}: ${(error as Error).message.replace(`${configFile}: `, '')}` });
+      missing.push({
+        file: configFile,
+        message: `${reference.location}: ${(error as Error).message.replace(`${configFile}: `, '')}`,
+      });
       continue;
     }
     const route = routeOf(normalized);
@@ -254,7 +292,10 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     const file = findPageFile(route);
     const refusedLink = [`${route}.mdx`, `${route}.md`].find((candidate) => refused.has(candidate));
     if (!file && refusedLink) {
-      missing.push({ file: configFile, message: `${reference.location}: ${refusedLink}: ${refused.get(refusedLink)?.replace(/^[^:]+: /, '')}` });
+      missing.push({
+        file: configFile,
+        message: `${reference.location}: ${refusedLink}: ${refused.get(refusedLink)?.replace(/^[^:]+: /, '')}`,
+      });
       continue;
     }
     if (!file) {

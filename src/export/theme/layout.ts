@@ -27,6 +27,28 @@ export interface LayoutInput {
   sectionSizes: number[];
 }
 
+/**
+ * Header and footer are the same for every page of a section in the same folder (links are
+ * relative to the folder): built once per worker and reused, which matters on large sites.
+ */
+const chromeCache = new WeakMap<SiteModel, Map<string, Element>>();
+function cached(input: LayoutInput, part: string, build: () => Element): Element {
+  const page = input.site.pages[input.pageIndex] as PageSpec;
+  let cache = chromeCache.get(input.site);
+  if (!cache) {
+    cache = new Map();
+    chromeCache.set(input.site, cache);
+  }
+  const folder = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
+  const key = `${part}\0${page.section}\0${folder(page.output)}\0${folder(page.source ?? page.output)}`;
+  let element = cache.get(key);
+  if (!element) {
+    element = build();
+    cache.set(key, element);
+  }
+  return element;
+}
+
 const icon = (name: string, library: SiteModel['config']['iconLibrary']) =>
   iconElement(name, { library, className: 'ds-icon' });
 
@@ -60,7 +82,7 @@ export function renderLayout(input: LayoutInput): Element {
 
   const body: ElementContent[] = [
     h('a', { className: ['ds-skip'], href: '#content' }, 'Skip to content'),
-    header(input),
+    cached(input, 'header', () => header(input)),
     h('div', { className: ['ds-shell', `ds-mode-${mode}`] }, [
       ...(showSidebar ? [sidebar(input)] : []),
       h('main', { id: 'content', className: ['ds-main'], tabIndex: -1 }, [
@@ -75,7 +97,7 @@ export function renderLayout(input: LayoutInput): Element {
           h('div', { className: ['ds-content'] }, input.content),
         ]),
         pagination(input),
-        footer(input),
+        cached(input, 'footer', () => footer(input)),
       ]),
       ...(showToc ? [tableOfContents(input.toc)] : []),
     ]),

@@ -13,7 +13,7 @@ import { docsRepo } from '../fixtures.ts';
 function context(warnings: string[] = []): RenderContext {
   return {
     resolveHref: (href) => (href.startsWith('/') ? `.${href}.html` : href),
-    resolveAsset: (src) => `.${src}`,
+    resolveAsset: (src) => (/^https?:/.test(src) ? src : `.${src}`),
     warn: (message) => warnings.push(message),
     codeBlock,
     icon: () => undefined,
