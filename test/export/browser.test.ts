@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSite } from '../../src/export/pipeline.ts';
-import { docsRepo, page, tempDir } from './fixtures.ts';
+import { docsRepo, GENERATOR, page, tempDir } from './fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const TYPES: Record<string, string> = {
@@ -158,6 +159,29 @@ describe.each([
     await result.click();
     await expect.poll(() => tab.url()).toMatch(/guide\/widgets\.html/);
     expect(await tab.locator('h1').textContent()).toBe('Widgets');
+    expect(foreign).toEqual([]);
+    await tab.context().close();
+  });
+});
+
+describe('the sidebar of a large section in headless Chromium', () => {
+  it('fills a collapsed group from its navigation script when opened, from file://', {
+    timeout: 120_000,
+  }, async () => {
+    // 500 synthetic pages: the first section has 250, over the inline sidebar limit.
+    const source = join(tempDir(), 'large');
+    execFileSync(process.execPath, [GENERATOR, '--pages', '500', '--out', source]);
+    const out = join(tempDir(), 'site');
+    await exportSite({ source, outDir: out, options: { deployment: 'air-gapped' } });
+    const { page: tab, foreign } = await open(pathToFileURL(join(out, 'tab-0/g0/page-0.html')).href);
+    const group = tab.locator('#ds-sidebar details[data-g]').last();
+    expect(await group.locator('a').count()).toBe(0);
+    await group.locator('summary').click();
+    await expect.poll(() => group.locator('a').count()).toBeGreaterThan(3);
+    const link = group.locator('a').first();
+    const title = await link.textContent();
+    await link.click();
+    await expect.poll(() => tab.locator('h1').textContent()).toBe(title);
     expect(foreign).toEqual([]);
     await tab.context().close();
   });

@@ -56,11 +56,10 @@
     const section = doc.getAttribute('data-section');
     const fill = () => {
       const groups = window.DocsnapNav.data?.[section];
-      const entries = groups?.[Number(details.dataset.navGroup)];
+      const entries = groups?.[Number(details.dataset.g)];
       if (!entries) return;
       details.dataset.filled = 'true';
-      const list = details.querySelector('ul');
-      list.replaceWith(entryList(entries));
+      details.appendChild(entryList(entries));
     };
     if (window.DocsnapNav.data?.[section]) return fill();
     pendingNav.push(fill);
@@ -86,7 +85,7 @@
       });
     }
     if (sidebar?.getAttribute('data-nav-script')) {
-      for (const details of sidebar.querySelectorAll('details.ds-nav-lazy')) {
+      for (const details of sidebar.querySelectorAll('details[data-g]')) {
         details.addEventListener('toggle', () => details.open && fillLazyGroup(details, sidebar));
       }
     }
