@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSite } from '../../src/export/pipeline.ts';
-import { docsRepo, GENERATOR, page, tempDir } from './fixtures.ts';
+import { CORPORA, docsRepo, GENERATOR, page, tempDir } from './fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const TYPES: Record<string, string> = {
@@ -23,7 +23,12 @@ const site = docsRepo({
     name: 'Browser Test Docs',
     colors: { primary: '#0D9373' },
     navigation: {
-      tabs: [{ tab: 'Guides', groups: [{ group: 'Start', pages: ['index', 'guide/widgets'] }] }],
+      tabs: [
+        {
+          tab: 'Guides',
+          groups: [{ group: 'Start', pages: ['index', 'guide/widgets', 'guide/components'] }],
+        },
+      ],
     },
   },
   'index.mdx': page(
@@ -51,6 +56,50 @@ const site = docsRepo({
     'Widgets',
     '## Configure the flux capacitor\n\nThe zanzibar setting tunes the flux capacitor.',
   ),
+  'guide/components.mdx': page(
+    'Components',
+    [
+      '## Cards',
+      '',
+      '<CardGroup cols={2}>',
+      '  <Card title="Widgets" icon="rocket" href="/guide/widgets">Configure widgets.</Card>',
+      '  <Card title="Home" icon="house" href="/">Back home.</Card>',
+      '</CardGroup>',
+      '',
+      '<Note>A note with a [link](/guide/widgets).</Note>',
+      '',
+      '## Steps',
+      '',
+      '<Steps>',
+      '  <Step title="Install">Run the installer.</Step>',
+      '  <Step title="Configure">Edit the file.</Step>',
+      '</Steps>',
+      '',
+      '<CodeGroup>',
+      '```bash install.sh',
+      'npm install docsnap',
+      '```',
+      '```ts client.ts {2}',
+      'import { x } from "y";',
+      'const value = x(1);',
+      '```',
+      '</CodeGroup>',
+      '',
+      '<ParamField path="id" type="string" required>The identifier.</ParamField>',
+      '',
+      '<Expandable title="more fields">Hidden fields.</Expandable>',
+      '',
+      'A <Tooltip tip="Static export">bundle</Tooltip> and a <Badge>New</Badge>.',
+      '',
+      '<Frame caption="A figure"><img src="/images/pic.svg" alt="A picture" /></Frame>',
+      '',
+      '| Field | Type |',
+      '|---|---|',
+      '| `id` | string |',
+    ].join('\n'),
+  ),
+  'images/pic.svg':
+    '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#0D9373"/></svg>',
 });
 
 let browser: Browser;
@@ -184,5 +233,60 @@ describe('the sidebar of a large section in headless Chromium', () => {
     await expect.poll(() => tab.locator('h1').textContent()).toBe(title);
     expect(foreign).toEqual([]);
     await tab.context().close();
+  });
+});
+
+const AXE = join(dirname(fileURLToPath(import.meta.resolve('axe-core'))), 'axe.min.js');
+
+/** axe-core's WCAG 2 A/AA and best-practice rules on the open page; `exclude` leaves parts out. */
+async function accessibilityViolations(tab: Page, exclude: string[] = []): Promise<string[]> {
+  await tab.addScriptTag({ path: AXE });
+  return tab.evaluate(async (excluded) => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: unknown,
+            options: unknown,
+          ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ html: string }> }> }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(
+      { include: [['html']], exclude: excluded.map((selector) => [selector]) },
+      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice'] } },
+    );
+    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.html.slice(0, 120)}`));
+  }, exclude);
+}
+
+describe('accessibility in headless Chromium (axe-core)', () => {
+  it('finds no violation on pages built from components, in light and dark themes', async () => {
+    for (const theme of ['light', 'dark']) {
+      for (const file of ['index.html', 'guide/components.html']) {
+        const context = await browser.newContext();
+        await context.addInitScript((t) => localStorage.setItem('ds-theme', t), theme);
+        const tab = await context.newPage();
+        await tab.goto(pathToFileURL(join(outDir, file)).href);
+        expect(await accessibilityViolations(tab), `${file} (${theme})`).toEqual([]);
+        await context.close();
+      }
+    }
+  });
+
+  it("finds no violation in the page chrome of real corpus pages (the authors' content aside)", {
+    timeout: 120_000,
+  }, async () => {
+    const out = join(tempDir(), 'mcp');
+    await exportSite({
+      source: join(CORPORA, 'mcp-docs'),
+      outDir: out,
+      options: { deployment: 'air-gapped' },
+    });
+    for (const file of ['introduction.html', 'quickstart/server.html', 'docs/concepts/tools.html']) {
+      const { page: tab } = await open(pathToFileURL(join(out, file)).href);
+      expect(await accessibilityViolations(tab, ['.ds-content']), file).toEqual([]);
+      await tab.context().close();
+    }
   });
 });

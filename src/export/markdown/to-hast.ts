@@ -120,6 +120,16 @@ function htmlElement(
   const safe = sanitizeAuthored({ type: 'root', children: [shell] }).children[0];
   if (safe?.type !== 'element') return [];
   safe.children = children;
+  if (safe.tagName === 'img' && safe.properties.alt === undefined) {
+    warn(
+      `<img src="${String(safe.properties.src ?? '')}"> has no alt text; add alt (alt="" if it is decorative)`,
+    );
+  }
+  if (safe.tagName === 'iframe' && !safe.properties.title) {
+    // A frame needs an accessible name; the host of the embed is the best one we have.
+    const host = /^(?:https?:)?\/\/([^/]+)/.exec(String(safe.properties.src ?? ''))?.[1];
+    safe.properties.title = host ? `Embedded content from ${host}` : 'Embedded content';
+  }
   return [safe];
 }
 

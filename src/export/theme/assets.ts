@@ -22,7 +22,60 @@ const read = (url: URL) => readFileSync(url, 'utf8');
 /** Colours of docs.json as the custom properties every stylesheet uses. */
 function colorVariables(site: SiteModel): string {
   const { primary, light, dark } = site.config.colors;
-  return `:root{--ds-primary:${primary};--ds-primary-light:${light};--ds-primary-dark:${dark}}\nhtml[data-theme="dark"]{--ds-primary:${light}}\n`;
+  // Brand colours are not chosen for legibility: text uses a variant darkened (light theme) or
+  // lightened (dark theme) until it meets WCAG AA on the page background, and text on a primary
+  // background is white or near-black, whichever reads better.
+  const lightText = readableOn(primary, LIGHT_BG, '#000000');
+  const darkText = readableOn(light, DARK_BG, '#ffffff');
+  const onPrimary = (color: string) =>
+    contrast(color, '#ffffff') >= contrast(color, DARK_BG) ? '#ffffff' : DARK_BG;
+  return (
+    `:root{--ds-primary:${primary};--ds-primary-light:${light};--ds-primary-dark:${dark};` +
+    `--ds-primary-text:${lightText};--ds-primary-contrast:${onPrimary(primary)}}\n` +
+    `html[data-theme="dark"]{--ds-primary:${light};--ds-primary-text:${darkText};--ds-primary-contrast:${onPrimary(light)}}\n`
+  );
+}
+
+const LIGHT_BG = '#ffffff';
+const DARK_BG = '#0b0d12';
+/** AA for normal text is 4.5:1; a little more covers the tinted surfaces text also sits on. */
+const TARGET_CONTRAST = 5;
+
+function rgb(hex: string): [number, number, number] {
+  const h = hex.replace('#', '');
+  const full = h.length <= 4 ? [...h.slice(0, 3)].map((c) => c + c).join('') : h.slice(0, 6);
+  return [0, 2, 4].map((i) => Number.parseInt(full.slice(i, i + 2), 16)) as [number, number, number];
+}
+
+function luminance(hex: string): number {
+  const [r, g, b] = rgb(hex).map((v) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+export function contrast(a: string, b: string): number {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p) as [number, number];
+  return (x + 0.05) / (y + 0.05);
+}
+
+/** Mixes `color` toward `toward` in small steps until it reaches the target contrast on `background`. */
+export function readableOn(color: string, background: string, toward: string): string {
+  const from = rgb(color);
+  const to = rgb(toward);
+  for (let step = 0; step <= 20; step++) {
+    const t = step / 20;
+    const mixed = `#${from
+      .map((v, i) =>
+        Math.round(v + ((to[i] as number) - v) * t)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')}`;
+    if (contrast(mixed, background) >= TARGET_CONTRAST) return mixed;
+  }
+  return toward;
 }
 
 /** The site's one stylesheet and one script: theme, components, API pages and search together. */
