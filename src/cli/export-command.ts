@@ -38,6 +38,10 @@ export function exportCommand(): Command {
       keyValue,
     )
     .option('--no-search', 'leave out the offline search')
+    .option(
+      '--no-analytics',
+      'leave out web analytics configured in docs.json (never included in air-gapped exports)',
+    )
     .option('--workers <n>', 'render threads (default: every core)', positiveInteger)
     .action(async (dir: string, flags) => {
       if (!flags.out && !flags.outDir)
@@ -57,7 +61,7 @@ export function exportCommand(): Command {
           version: flags.exportVersion,
           paths: flags.paths,
           openapiOverrides: flags.openapiOverride,
-          features: { search: flags.search, analytics: false },
+          features: { search: flags.search, analytics: flags.analytics },
         },
         onProgress: (p) => view.update(p.progress, `${p.phase} ${p.renderedPages}/${p.pageCount} pages`),
       }).finally(() => view.done());

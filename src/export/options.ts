@@ -17,7 +17,7 @@ export interface ExportOptions {
 
 /**
  * Optional features (spec section 1's table). Search is offline and on everywhere by default;
- * analytics needs configuration in docs.json and is never on in air-gapped exports; the AI
+ * analytics is included only when docs.json configures it, and never in air-gapped exports; the AI
  * assistant needs the platform's cloud, so a static export never includes it.
  */
 export interface FeatureFlags {
@@ -32,7 +32,7 @@ export function resolveOptions(partial: Partial<ExportOptions> = {}): ExportOpti
     deployment,
     features: {
       search: partial.features?.search ?? true,
-      analytics: deployment !== 'air-gapped' && (partial.features?.analytics ?? deployment === 'cloud'),
+      analytics: deployment !== 'air-gapped' && (partial.features?.analytics ?? true),
     },
   };
 }

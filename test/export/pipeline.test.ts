@@ -135,3 +135,70 @@ describe('export options and output', () => {
     expect(readFileSync(join(out, 'precious.txt'), 'utf8')).toBe('keep me');
   });
 });
+
+describe('deployment features', () => {
+  const withAnalytics = () =>
+    docsRepo({
+      'docs.json': {
+        name: 'A',
+        navigation: { pages: ['a'] },
+        integrations: { plausible: { domain: 'docs.example.com' } },
+      },
+      'a.mdx': page('A'),
+    });
+
+  it('includes analytics only when docs.json configures it, and never in an air-gapped export', async () => {
+    const out = tempDir();
+    await exportSite({ source: withAnalytics(), outDir: out, options: { deployment: 'cloud' } });
+    expect(readFileSync(join(out, 'a.html'), 'utf8')).toContain('src="https://plausible.io/js/script.js"');
+
+    const gapped = tempDir();
+    await exportSite({
+      source: withAnalytics(),
+      outDir: gapped,
+      options: { deployment: 'air-gapped', features: { search: true, analytics: true } },
+    });
+    expect(readFileSync(join(gapped, 'a.html'), 'utf8')).not.toContain('plausible');
+
+    const unconfigured = tempDir();
+    await exportSite({
+      source: docsRepo({ 'docs.json': { name: 'A', navigation: { pages: ['a'] } }, 'a.mdx': page('A') }),
+      outDir: unconfigured,
+    });
+    expect(readFileSync(join(unconfigured, 'a.html'), 'utf8')).not.toMatch(/<script[^>]+src="https?:/);
+  });
+
+  it('never fetches a remote OpenAPI document: a notice and a warning, or a local override', async () => {
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'T', version: '1' },
+      paths: { '/users': { get: { summary: 'List users', responses: { 200: { description: 'OK' } } } } },
+    };
+    const source = docsRepo({
+      'docs.json': {
+        name: 'A',
+        navigation: {
+          tabs: [{ tab: 'API', openapi: 'https://api.example.com/openapi.json', pages: ['GET /users'] }],
+        },
+      },
+      'specs/local.json': spec,
+    });
+    const remote = tempDir();
+    const result = await exportSite({ source, outDir: remote });
+    const html = readFileSync(join(remote, 'api/get-users.html'), 'utf8');
+    expect(html).toContain('API reference unavailable in this export');
+    expect(result.warnings.map((w) => w.message).join('\n')).toMatch(
+      /https:\/\/api\.example\.com\/openapi\.json is remote/,
+    );
+
+    const local = tempDir();
+    await exportSite({
+      source,
+      outDir: local,
+      options: { openapiOverrides: { 'https://api.example.com/openapi.json': 'specs/local.json' } },
+    });
+    const rendered = readFileSync(join(local, 'api/list-users.html'), 'utf8');
+    expect(rendered).toContain('List users');
+    expect(rendered).toContain('ds-api');
+  });
+});

@@ -1,4 +1,4 @@
-import GithubSlugger from 'github-slugger';
+import { slug } from 'github-slugger';
 import { ExportError, type SourceProblem } from '../errors.ts';
 import {
   findOperation,
@@ -115,7 +115,6 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
   const pageByRoute = new Map<string, number>();
   const missing: SourceProblem[] = [];
   const usedRoutes = new Set<string>();
-  const slugger = new GithubSlugger();
 
   const resolveOpenapiFile = (source: string, location: string): string | undefined => {
     const override = options.openapiOverrides?.[source];
@@ -252,10 +251,10 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       const summary = await operationTitle(file, op.method, op.path);
       const directory =
         reference.breadcrumb
-          .map((b) => slugger.slug(b, true))
+          .map((b) => slug(b))
           .slice(0, 1)
           .join('/') || 'api-reference';
-      let route = `${directory}/${slugger.slug(summary ?? `${op.method} ${op.path}`, true)}`;
+      let route = `${directory}/${slug(summary ?? `${op.method} ${op.path}`)}`;
       for (let n = 2; usedRoutes.has(route) || fileSet.has(`${route}.mdx`); n++)
         route = `${route.replace(/-\d+$/, '')}-${n}`;
       usedRoutes.add(route);
