@@ -77,6 +77,20 @@ export function uniqueId(state: ViewState, base: string): string {
   return id;
 }
 
+/** The view of a parameter or header that declares no schema: OpenAPI reads it as a plain string. */
+export function plainStringView(): SchemaView {
+  return {
+    type: 'string',
+    deprecated: false,
+    readOnly: false,
+    writeOnly: false,
+    hasDefault: false,
+    constraints: [],
+    fields: [],
+    variants: [],
+  };
+}
+
 export function viewSchema(
   schema: SchemaObject,
   state: ViewState,

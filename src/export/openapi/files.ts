@@ -1,6 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { lineAndColumn } from '../errors.ts';
 
 /** A problem with an OpenAPI file; `file` is the name as the site wrote it. */
 export class OpenApiError extends Error {
@@ -94,18 +95,6 @@ export async function resolveRepoFile(
   if (!s.isFile())
     throw new OpenApiError(display, `OpenAPI file "${display}" is not a regular file (${real}).`);
   return { real, stamp: { path: real, mtimeMs: s.mtimeMs, size: s.size } };
-}
-
-function lineAndColumn(text: string, position: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < position && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: position - lineStart + 1 };
 }
 
 /** Parses JSON or YAML (chosen by extension, then by the first character), with the line of a syntax error. */

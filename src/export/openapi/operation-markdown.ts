@@ -1,6 +1,14 @@
 import { LOCATION_TITLES, sameAsStatus, securitySummary, statusText } from './describe.ts';
 import { type CodeSample, requestSamples, responseSamples } from './examples.ts';
-import { type FieldView, literal, type SchemaView, slug, type ViewState, viewSchema } from './fields.ts';
+import {
+  type FieldView,
+  literal,
+  plainStringView,
+  type SchemaView,
+  slug,
+  type ViewState,
+  viewSchema,
+} from './fields.ts';
 import { stripRawHtml } from './markdown.ts';
 import type { ApiMediaType, ApiOperation, ApiParameter } from './types.ts';
 
@@ -78,16 +86,7 @@ function newState(): ViewState {
 function parameterView(parameter: ApiParameter, state: ViewState): FieldView {
   const view: SchemaView = parameter.schema
     ? viewSchema(parameter.schema, state, `p-${slug(parameter.name)}`)
-    : {
-        type: 'string',
-        deprecated: false,
-        readOnly: false,
-        writeOnly: false,
-        hasDefault: false,
-        constraints: [],
-        fields: [],
-        variants: [],
-      };
+    : plainStringView();
   return {
     ...view,
     ...(parameter.description !== undefined ? { description: parameter.description } : {}),

@@ -6,6 +6,7 @@ import { requestSamples, responseSamples } from './examples.ts';
 import {
   type FieldView,
   literal,
+  plainStringView,
   type SchemaView,
   slug,
   uniqueId,
@@ -173,18 +174,7 @@ function fieldList(fields: FieldView[], state: RenderState): Element {
 
 function parameterField(parameter: ApiParameter, state: RenderState): FieldView {
   const id = uniqueId(state, `api-param-${parameter.in}-${slug(parameter.name)}`);
-  const view: SchemaView = parameter.schema
-    ? viewSchema(parameter.schema, state, id)
-    : {
-        type: 'string',
-        deprecated: false,
-        readOnly: false,
-        writeOnly: false,
-        hasDefault: false,
-        constraints: [],
-        fields: [],
-        variants: [],
-      };
+  const view: SchemaView = parameter.schema ? viewSchema(parameter.schema, state, id) : plainStringView();
   return {
     ...view,
     ...(parameter.description !== undefined ? { description: parameter.description } : {}),
@@ -330,16 +320,7 @@ function responsesSection(op: ApiOperation, state: RenderState): Element | undef
         const fieldId = uniqueId(state, `${id}-header-${slug(header.name)}`);
         const view: SchemaView = header.schema
           ? viewSchema(header.schema, state, fieldId)
-          : {
-              type: 'string',
-              deprecated: false,
-              readOnly: false,
-              writeOnly: false,
-              hasDefault: false,
-              constraints: [],
-              fields: [],
-              variants: [],
-            };
+          : plainStringView();
         return {
           ...view,
           ...(header.description !== undefined ? { description: header.description } : {}),
