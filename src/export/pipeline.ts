@@ -192,6 +192,8 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
       renameSync(outDir, target);
     }
     report({ phase: 'done', progress: 100, pageCount, renderedPages: pageCount }, true);
+    // Pages finish in any order; report warnings in a stable one (by file, then line).
+    warnings.sort((a, b) => byteOrder(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0));
     return { pageCount, outDir: target, archive, manifest, warnings };
   } finally {
     await rm(outDir, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { parseExpressionAt } from 'acorn';
 import type { MdxJsxAttribute, MdxJsxExpressionAttribute } from 'mdast-util-mdx-jsx';
 import type { ComponentProps, PropValue } from '../render-context.ts';
 
@@ -65,6 +66,28 @@ function literal(node: EstreeNode): PropValue {
   }
 }
 
+/**
+ * The syntax tree of an `{expression}`: the one the parser attached (micromark with acorn), or
+ * acorn's parse of its text (the native parser leaves that to us, and most pages have few).
+ */
+export function expressionTree(node: { value: string; data?: { estree?: unknown } | null }): unknown {
+  if (node.data?.estree) return node.data.estree;
+  const text = node.value;
+  const withoutComments = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '').trim();
+  if (!withoutComments) return { type: 'Program', body: [] };
+  try {
+    const expression = parseExpressionAt(text, 0, { ecmaVersion: 'latest' });
+    const rest = text
+      .slice(expression.end)
+      .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '')
+      .trim();
+    if (rest) return undefined;
+    return { type: 'Program', body: [{ type: 'ExpressionStatement', expression }] };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The value of an `{expression}` as acorn parsed it, when it is a literal; `undefined` otherwise. */
 export function literalExpression(estree: unknown): PropValue | undefined {
   const program = estree as { body?: Array<{ type: string; expression?: EstreeNode }> } | undefined;
@@ -98,7 +121,7 @@ export function jsxProps(
     if (value === null || value === undefined) props[attribute.name] = true;
     else if (typeof value === 'string') props[attribute.name] = value;
     else {
-      const parsed = literalExpression(value.data?.estree);
+      const parsed = literalExpression(expressionTree(value));
       if (parsed === undefined)
         warn(
           `<${element} ${attribute.name}={${value.value}}>: not a literal value; JavaScript is not executed, so the prop was ignored`,

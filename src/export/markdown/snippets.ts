@@ -1,3 +1,4 @@
+import { parse } from 'acorn';
 import type { Root, RootContent } from 'mdast';
 import type { MdxjsEsm } from 'mdast-util-mdxjs-esm';
 import { ExportError } from '../errors.ts';
@@ -30,8 +31,7 @@ export class SnippetResolver {
     const imports = new Map<string, string>();
     for (const node of tree.children) {
       if (node.type !== 'mdxjsEsm') continue;
-      for (const statement of ((node as MdxjsEsm).data?.estree?.body ??
-        []) as unknown as ImportDeclaration[]) {
+      for (const statement of esmStatements(node as MdxjsEsm, warn)) {
         if (statement.type !== 'ImportDeclaration') continue;
         const source = statement.source.value;
         for (const specifier of statement.specifiers) {
@@ -92,6 +92,20 @@ export class SnippetResolver {
     if (inline && content.length === 1 && content[0]?.type === 'paragraph')
       return content[0].children as RootContent[];
     return content;
+  }
+}
+
+/** The statements of an import/export block: as the parser gave them, or parsed here with acorn. */
+function esmStatements(node: MdxjsEsm, warn: (message: string) => void): ImportDeclaration[] {
+  if (node.data?.estree) return node.data.estree.body as unknown as ImportDeclaration[];
+  try {
+    return parse(node.value, { ecmaVersion: 'latest', sourceType: 'module' })
+      .body as unknown as ImportDeclaration[];
+  } catch (error) {
+    warn(
+      `line ${node.position?.start.line ?? '?'}: ${(error as Error).message} in ${JSON.stringify(node.value.slice(0, 80))}`,
+    );
+    return [];
   }
 }
 

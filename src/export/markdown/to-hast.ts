@@ -7,7 +7,7 @@ import { visit } from 'unist-util-visit';
 import { renderComponent } from '../components/index.ts';
 import type { PropValue, RenderContext } from '../render-context.ts';
 import { describeRemovals, sanitizeAuthored } from './html-policy.ts';
-import { jsxProps, literalExpression } from './literal-props.ts';
+import { expressionTree, jsxProps, literalExpression } from './literal-props.ts';
 
 type JsxElement = MdxJsxFlowElement | MdxJsxTextElement;
 
@@ -22,7 +22,8 @@ export function mdastToHast(tree: MdastRoot, ctx: RenderContext, file: string): 
   const jsx = (state: State, node: JsxElement): ElementContent[] | Element | undefined => {
     const name = node.name;
     const inline = node.type === 'mdxJsxTextElement';
-    if (name === null) return state.all(node) as ElementContent[]; // a fragment: <>…</>
+    // A fragment (<>…</>): micromark gives a null name, the native parser none at all.
+    if (name === null || name === undefined) return state.all(node) as ElementContent[];
     const warn = (message: string) => ctx.warn(`line ${node.position?.start.line ?? '?'}: ${message}`);
     const props = jsxProps(node.attributes, warn, name);
     const children = state.all(node) as ElementContent[];
@@ -31,7 +32,7 @@ export function mdastToHast(tree: MdastRoot, ctx: RenderContext, file: string): 
     return renderComponent({ name, props, children, inline, ctx: { ...ctx, warn } });
   };
   const expression = (_state: State, node: { value: string; data?: { estree?: unknown } }) => {
-    const value = literalExpression(node.data?.estree);
+    const value = literalExpression(expressionTree(node));
     // Literal strings and numbers render as text ({" "}, {"`"}); everything else needs JavaScript.
     if (typeof value === 'string' || typeof value === 'number')
       return { type: 'text', value: String(value) } as const;

@@ -1,0 +1,54 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { MANIFEST_FILE } from '../../../src/export/pipeline.ts';
+import { CORPORA, GENERATOR, tempDir } from '../fixtures.ts';
+
+const run = promisify(execFile);
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const addon = join(repo, 'native/markdown/docsnap-markdown.node');
+
+/** Exports with one parser forced, in a child process (the parser is chosen when the module loads). */
+async function exportWith(
+  parser: 'js' | 'native',
+  source: string,
+): Promise<{ files: Record<string, string>; warnings: string }> {
+  const out = join(tempDir(), parser);
+  const { stdout } = await run(
+    process.execPath,
+    [join(repo, 'src/cli/main.ts'), 'export', source, '--out-dir', out, '--deployment', 'air-gapped'],
+    {
+      env: { ...process.env, DOCSNAP_MARKDOWN_PARSER: parser },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  const manifest = JSON.parse(readFileSync(join(out, MANIFEST_FILE), 'utf8')) as {
+    files: Record<string, string>;
+  };
+  return { files: manifest.files, warnings: stdout.slice(stdout.indexOf('warning')) };
+}
+
+describe('the native parser (markdown-rs) against micromark', () => {
+  it('is built (tools/build-native.sh; .ci/run builds it)', () => {
+    expect(existsSync(addon), `${addon} is missing: run npm run native:build`).toBe(true);
+  });
+
+  const synthetic = join(tempDir(), 'synthetic');
+  execFileSync(process.execPath, [GENERATOR, '--pages', '300', '--seed', '3', '--out', synthetic]);
+
+  it.each([
+    ['mcp-docs', join(CORPORA, 'mcp-docs')],
+    ['novu-docs', join(CORPORA, 'novu-docs')],
+    ['a synthetic site', synthetic],
+  ])('exports %s to the same files with the same warnings', { timeout: 180_000 }, async (_name, source) => {
+    const [js, native] = await Promise.all([exportWith('js', source), exportWith('native', source)]);
+    const differing = Object.keys({ ...js.files, ...native.files }).filter(
+      (f) => js.files[f] !== native.files[f],
+    );
+    expect(differing).toEqual([]);
+    expect(native.warnings).toBe(js.warnings);
+  });
+});
