@@ -14,6 +14,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { markdownParser } from '../src/export/markdown/parse.ts';
 import { measure } from './measure.ts';
 
 const { values } = parseArgs({
@@ -48,7 +49,7 @@ try {
     );
   }
   const hugoVersion = execFileSync('hugo', ['version'], { encoding: 'utf8' }).trim();
-  console.log(`machine: ${availableParallelism()} cores; node ${process.version}; ${hugoVersion}`);
+  console.log(`machine: ${availableParallelism()} cores; node ${process.version}; ${hugoVersion}; docsnap Markdown parser: ${markdownParser}`);
 
   const archive = join(work, 'site.tar.gz');
   const docsnap = await measure('docsnap export', process.execPath, [
