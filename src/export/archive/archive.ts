@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync, statSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -46,24 +46,48 @@ export async function writeArchive(
   const written = pipeline(pack as unknown as Readable, gzipMembers, measure, createWriteStream(partial));
 
   const feed = async () => {
+    let inFlight: Promise<void> = Promise.resolve();
     for (const [index, name] of sorted.entries()) {
       const full = join(dir, name);
       const size = statSync(full).size;
-      await new Promise<void>((resolve, reject) => {
-        const entry = pack.entry(
-          { name, size, mode: 0o644, mtime: FIXED_MTIME, uid: 0, gid: 0, uname: '', gname: '', type: 'file' },
-          (error) => (error ? reject(error) : resolve()),
+      const header = {
+        name,
+        size,
+        mode: 0o644,
+        mtime: FIXED_MTIME,
+        uid: 0,
+        gid: 0,
+        uname: '',
+        gname: '',
+        type: 'file' as const,
+      };
+      if (size <= WHOLE_FILE_LIMIT) {
+        // Small files (nearly all of a site) go in whole: a read stream per file costs more than
+        // the file. Waiting on every 64th entry keeps memory bounded when gzip is the slower side.
+        const data = readFileSync(full);
+        inFlight = new Promise<void>((resolve, reject) =>
+          pack.entry(header, data, (error) => (error ? reject(error) : resolve())),
         );
-        createReadStream(full).on('error', reject).pipe(entry);
-      });
+        if (index % 64 === 63) await inFlight;
+      } else {
+        await inFlight;
+        await new Promise<void>((resolve, reject) => {
+          const entry = pack.entry(header, (error) => (error ? reject(error) : resolve()));
+          createReadStream(full).on('error', reject).pipe(entry);
+        });
+      }
       onFile?.(index + 1, sorted.length);
     }
+    await inFlight;
     pack.finalize();
   };
   await Promise.all([feed(), written]);
   await rename(partial, outPath);
   return { path: outPath, sha256: hash.digest('hex'), sizeBytes };
 }
+
+/** Files up to this size are read whole; larger ones (videos, downloads) are streamed. */
+const WHOLE_FILE_LIMIT = 1024 * 1024;
 
 /** Bytes of tar stream per gzip member. */
 const MEMBER_SIZE = 4 * 1024 * 1024;
