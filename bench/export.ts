@@ -49,7 +49,9 @@ try {
     );
   }
   const hugoVersion = execFileSync('hugo', ['version'], { encoding: 'utf8' }).trim();
-  console.log(`machine: ${availableParallelism()} cores; node ${process.version}; ${hugoVersion}; docsnap Markdown parser: ${markdownParser}`);
+  console.log(
+    `machine: ${availableParallelism()} cores; node ${process.version}; ${hugoVersion}; docsnap Markdown parser: ${markdownParser}`,
+  );
 
   const archive = join(work, 'site.tar.gz');
   const docsnap = await measure('docsnap export', process.execPath, [
