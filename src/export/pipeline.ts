@@ -26,7 +26,7 @@ import type { RenderOutcome, WrittenPage } from './render-worker.ts';
 import { SearchIndexBuilder } from './search/index.ts';
 import { loadSite, type SiteModel } from './source/load-site.ts';
 import { navigationScript, siteAssets } from './theme/assets.ts';
-import { FULL_NAV_LIMIT } from './theme/layout.ts';
+import { FULL_NAV_LIMIT, listedPagesPerSection } from './theme/layout.ts';
 
 export type ExportPhase = 'loading' | 'rendering' | 'writing' | 'archiving' | 'done';
 
@@ -133,8 +133,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     for (const [path, html] of unbrokenFragments(outDir, ids, fragmentLinks, warnings)) write(path, html);
 
     for (const file of siteAssets(site, options)) write(file.path, file.contents);
-    site.sections.forEach((_, index) => {
-      const size = site.pages.filter((p) => p.section === index && p.listed && p.rendered).length;
+    listedPagesPerSection(site).forEach((size, index) => {
       if (size > FULL_NAV_LIMIT) {
         const script = navigationScript(site, index);
         write(script.path, script.contents);
@@ -158,10 +157,10 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     );
     for (const asset of site.assets) {
       if (hashes.has(asset)) continue; // a generated file of the same name wins
-      const target = join(outDir, asset);
-      mkdirSync(dirname(target), { recursive: true });
-      copyFileSync(join(site.root, asset), target);
-      hashes.set(asset, createHash('sha256').update(readFileSync(target)).digest('hex'));
+      const copy = join(outDir, asset);
+      mkdirSync(dirname(copy), { recursive: true });
+      copyFileSync(join(site.root, asset), copy);
+      hashes.set(asset, createHash('sha256').update(readFileSync(copy)).digest('hex'));
     }
 
     const files = [...hashes.keys()].sort(byteOrder);

@@ -15,7 +15,7 @@ import type { SearchDocument } from '../search/index.ts';
 import { splitFrontmatter } from '../source/frontmatter.ts';
 import type { PageSpec, SiteModel } from '../source/load-site.ts';
 import { DocsRepository } from '../source/repository.ts';
-import { renderLayout } from '../theme/layout.ts';
+import { listedPagesPerSection, renderLayout } from '../theme/layout.ts';
 import { enforceAirGap } from './air-gap.ts';
 import { outlineContent } from './headings.ts';
 import { type FragmentLink, LinkResolver, type LinkTargets } from './links.ts';
@@ -50,9 +50,7 @@ export class PageRenderer {
     this.repo = DocsRepository.open(site.root);
     this.snippets = new SnippetResolver(this.repo);
     this.targets = linkTargets(site);
-    this.sectionSizes = site.sections.map(
-      (_, i) => site.pages.filter((p) => p.section === i && p.listed && p.rendered).length,
-    );
+    this.sectionSizes = listedPagesPerSection(site);
   }
 
   async render(pageIndex: number): Promise<RenderedPage> {

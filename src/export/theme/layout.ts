@@ -15,6 +15,15 @@ import { NAV_SCRIPT_DIR, SITE_CSS, SITE_JS } from './assets.ts';
  */
 export const FULL_NAV_LIMIT = 200;
 
+/** Listed, rendered pages per section: what decides between the full and the lazy sidebar. */
+export function listedPagesPerSection(site: SiteModel): number[] {
+  const sizes = site.sections.map(() => 0);
+  for (const page of site.pages) {
+    if (page.listed && page.rendered) sizes[page.section] = (sizes[page.section] ?? 0) + 1;
+  }
+  return sizes;
+}
+
 export interface LayoutInput {
   site: SiteModel;
   pageIndex: number;
