@@ -1,11 +1,10 @@
 import { parse } from 'acorn';
-import type { Root, RootContent } from 'mdast';
+import type { Nodes, Parents, Root, RootContent } from 'mdast';
 import type { MdxjsEsm } from 'mdast-util-mdxjs-esm';
 import { ExportError } from '../errors.ts';
 import { splitFrontmatter } from '../source/frontmatter.ts';
 import type { DocsRepository } from '../source/repository.ts';
 import { parseBody } from './parse.ts';
-import { childrenOf } from './to-hast.ts';
 
 interface ImportDeclaration {
   type: 'ImportDeclaration';
@@ -93,6 +92,11 @@ export class SnippetResolver {
       return content[0].children as RootContent[];
     return content;
   }
+}
+
+/** Children of a parent node, for tree rewrites. */
+function childrenOf(node: Nodes): RootContent[] | undefined {
+  return 'children' in node ? ((node as Parents).children as RootContent[]) : undefined;
 }
 
 /** The statements of an import/export block: as the parser gave them, or parsed here with acorn. */

@@ -1,6 +1,6 @@
 import type { Element, ElementContent, Root as HastRoot, Properties } from 'hast';
 import { raw } from 'hast-util-raw';
-import type { RootContent as MdastContent, Nodes as MdastNodes, Root as MdastRoot, Parents } from 'mdast';
+import type { Root as MdastRoot } from 'mdast';
 import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
 import { defaultHandlers, type State, toHast } from 'mdast-util-to-hast';
 import { visit } from 'unist-util-visit';
@@ -154,9 +154,4 @@ function styleText(style: Record<string, PropValue>): string {
       return `${property}: ${typeof v === 'number' && !unitless.has(k) && v !== 0 ? `${v}px` : v}`;
     })
     .join('; ');
-}
-
-/** Children of a parent node, for tree rewrites. */
-export function childrenOf(node: MdastNodes): MdastContent[] | undefined {
-  return 'children' in node ? ((node as Parents).children as MdastContent[]) : undefined;
 }

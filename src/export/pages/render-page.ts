@@ -13,7 +13,7 @@ import type { ExportOptions } from '../options.ts';
 import type { RenderContext } from '../render-context.ts';
 import type { SearchDocument } from '../search/index.ts';
 import { splitFrontmatter } from '../source/frontmatter.ts';
-import type { PageSpec, SiteModel } from '../source/load-site.ts';
+import { type PageSpec, routeOf, type SiteModel } from '../source/load-site.ts';
 import { DocsRepository } from '../source/repository.ts';
 import { listedPagesPerSection, renderLayout } from '../theme/layout.ts';
 import { enforceAirGap } from './air-gap.ts';
@@ -175,7 +175,7 @@ export function linkTargets(site: SiteModel): LinkTargets {
   for (const page of site.pages) if (page.rendered) pages.set(page.route, page.output);
   const redirects = new Map<string, string>();
   for (const redirect of site.config.redirects) {
-    redirects.set(redirect.source.replace(/^\/+|\/+$/g, '').replace(/\.(mdx|md)$/, ''), redirect.destination);
+    redirects.set(routeOf(redirect.source), redirect.destination);
   }
   return { pages, redirects, assets: new Set(site.assets) };
 }

@@ -52,7 +52,7 @@ export function splitFrontmatter(text: string, file: string): { meta: PageMeta; 
 
 /** The settings docsnap reads, from parsed frontmatter. */
 function toMeta(raw: Record<string, unknown>): PageMeta {
-  const text_ = (key: string) =>
+  const stringValue = (key: string) =>
     typeof raw[key] === 'string'
       ? (raw[key] as string)
       : typeof raw[key] === 'number'
@@ -60,16 +60,16 @@ function toMeta(raw: Record<string, unknown>): PageMeta {
         : undefined;
   const bool = (key: string) => raw[key] === true || raw[key] === 'true';
   return {
-    title: text_('title'),
-    sidebarTitle: text_('sidebarTitle'),
-    description: text_('description'),
-    icon: text_('icon'),
-    mode: text_('mode'),
+    title: stringValue('title'),
+    sidebarTitle: stringValue('sidebarTitle'),
+    description: stringValue('description'),
+    icon: stringValue('icon'),
+    mode: stringValue('mode'),
     hidden: bool('hidden'),
     noindex: bool('noindex'),
-    url: text_('url'),
-    openapi: text_('openapi'),
-    tag: text_('tag'),
+    url: stringValue('url'),
+    openapi: stringValue('openapi'),
+    tag: stringValue('tag'),
     deprecated: bool('deprecated'),
   };
 }

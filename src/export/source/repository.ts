@@ -1,5 +1,5 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
 import { ExportError, type SourceLocation } from '../errors.ts';
 
 /** Folders that are never part of the site: tooling, dependencies, VCS. */
@@ -103,18 +103,4 @@ export class DocsRepository {
     walk('');
     return files;
   }
-
-  /** True when the path is a symlink (callers report symlinks that leave the repository). */
-  isSymlink(path: string): boolean {
-    try {
-      return lstatSync(join(this.root, path)).isSymbolicLink();
-    } catch {
-      return false;
-    }
-  }
-}
-
-/** Repository-relative POSIX path of an absolute path inside the repository. */
-export function toRepoPath(root: string, absolutePath: string): string {
-  return relative(root, absolutePath).split(sep).join('/');
 }

@@ -55,13 +55,13 @@ function luminance(hex: string): number {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
-export function contrast(a: string, b: string): number {
+function contrast(a: string, b: string): number {
   const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p) as [number, number];
   return (x + 0.05) / (y + 0.05);
 }
 
 /** Mixes `color` toward `toward` in small steps until it reaches the target contrast on `background`. */
-export function readableOn(color: string, background: string, toward: string): string {
+function readableOn(color: string, background: string, toward: string): string {
   const from = rgb(color);
   const to = rgb(toward);
   for (let step = 0; step <= 20; step++) {
