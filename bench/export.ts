@@ -2,8 +2,8 @@
  * npm run bench:export — the export pipeline beside Hugo on the same content.
  *
  * Generates the synthetic 10,000-page site (seed 7) and its Hugo twin with the shared generator,
- * then in the same run: `docsnap export` end to end (render, search index, archive) and
- * `hugo --quiet -d OUT` on the twin. Prints wall time, pages per second and peak RSS of both.
+ * then in the same run: `docsnap export` end to end (render, search index, archive: the product the
+ * API and the operator ship) and `hugo --quiet -d OUT` on the twin (a site directory: Hugo's product). Prints wall time, pages per second and peak RSS of both.
  * Target: docsnap at most half of Hugo's wall time, peak RSS under 1 GiB.
  *
  *   npm run bench:export [-- --pages 10000 --seed 7]
@@ -60,8 +60,6 @@ try {
     join(work, 'mintlify'),
     '--out',
     archive,
-    '--out-dir',
-    join(work, 'docsnap-out'),
   ]);
   if (docsnap.exitCode !== 0) throw new Error(`docsnap export failed:\n${docsnap.output}`);
   const hugo = await measure('hugo', 'hugo', ['--quiet', '-d', join(work, 'hugo-out')], {

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import {
   copyFileSync,
-  createReadStream,
   createWriteStream,
   existsSync,
   mkdirSync,
@@ -12,14 +11,22 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { Piscina } from 'piscina';
 import { packageVersion } from '../version.ts';
-import { type ArchiveResult, byteOrder, writeArchive } from './archive/archive.ts';
+import {
+  type ArchiveResult,
+  type ArchiveSource,
+  byteOrder,
+  directorySource,
+  writeArchive,
+} from './archive/archive.ts';
 import { ExportError, type SourceProblem } from './errors.ts';
 import { type ExportOptions, resolveOptions } from './options.ts';
+import { SpoolReader, type SpoolSlice } from './output/page-spool.ts';
 import { llmsIndex, markdownPath, notFoundPage, redirectFiles, sitemap } from './output/site-files.ts';
 import type { FragmentLink } from './pages/links.ts';
 import type { RenderOutcome, WrittenPage } from './render-worker.ts';
@@ -94,12 +101,22 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   const outDir = await mkdtemp(
     target ? join(dirname(target), '.docsnap-staging-') : join(tmpdir(), 'docsnap-export-'),
   );
+  // Rendered pages live in spool files (output/page-spool.ts) until the archive or the site
+  // directory takes them; every other file is written to the staging directory.
+  const spoolDir = await mkdtemp(`${outDir}-spool-`);
+  const spool = new SpoolReader();
+  const pageFiles = new Map<string, SpoolSlice>();
   const hashes = new Map<string, string>();
   const write = (path: string, contents: string | Buffer) => {
     const full = join(outDir, path);
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, contents);
     hashes.set(path, createHash('sha256').update(contents).digest('hex'));
+    pageFiles.delete(path); // a page rewritten after rendering (unbrokenFragments)
+  };
+  const read = (path: string): Buffer => {
+    const slice = pageFiles.get(path);
+    return slice ? spool.read(slice) : readFileSync(join(outDir, path));
   };
   const warnings = [...site.warnings];
   const search = options.features.search ? new SearchIndexBuilder() : undefined;
@@ -111,9 +128,12 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
       options,
       pageIndexes,
       request,
-      outDir,
+      spoolDir,
       (rendered, done) => {
-        for (const [path, sha] of Object.entries(rendered.files)) hashes.set(path, sha);
+        for (const [path, { sha256, ...slice }] of Object.entries(rendered.files)) {
+          hashes.set(path, sha256);
+          pageFiles.set(path, slice);
+        }
         ids.set(rendered.output, new Set(rendered.ids));
         const file = site.pages[rendered.index]?.source ?? site.config.configFile;
         for (const link of rendered.fragmentLinks)
@@ -130,7 +150,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
       (rendered, index) => search?.add({ id: index, ...rendered.search }),
     );
     report({ phase: 'writing', progress: 86, pageCount, renderedPages: pageCount });
-    for (const [path, html] of unbrokenFragments(outDir, ids, fragmentLinks, warnings)) write(path, html);
+    for (const [path, html] of unbrokenFragments(read, ids, fragmentLinks, warnings)) write(path, html);
 
     for (const file of siteAssets(site, options)) write(file.path, file.contents);
     listedPagesPerSection(site).forEach((size, index) => {
@@ -150,9 +170,9 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     hashes.set(
       'llms-full.txt',
       await concatenate(
-        outDir,
         pageIndexes.map((i) => markdownPath(site.pages[i]?.output ?? '')),
-        'llms-full.txt',
+        read,
+        join(outDir, 'llms-full.txt'),
       ),
     );
     for (const asset of site.assets) {
@@ -177,16 +197,21 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     if (request.archivePath) {
       report({ phase: 'archiving', progress: 90, pageCount, renderedPages: pageCount });
       const all = [MANIFEST_FILE, ...files];
-      archive = await writeArchive(outDir, all, resolve(request.archivePath), (done, total) =>
-        report({
-          phase: 'archiving',
-          progress: 90 + Math.floor((done / total) * 9),
-          pageCount,
-          renderedPages: pageCount,
-        }),
+      archive = await writeArchive(
+        siteSource(outDir, pageFiles, spool),
+        all,
+        resolve(request.archivePath),
+        (done, total) =>
+          report({
+            phase: 'archiving',
+            progress: 90 + Math.floor((done / total) * 9),
+            pageCount,
+            renderedPages: pageCount,
+          }),
       );
     }
     if (target) {
+      await materialize(outDir, pageFiles, spool);
       rmSync(target, { recursive: true, force: true });
       renameSync(outDir, target);
     }
@@ -195,8 +220,50 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     warnings.sort((a, b) => byteOrder(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0));
     return { pageCount, outDir: target, archive, manifest, warnings };
   } finally {
-    await rm(outDir, { recursive: true, force: true });
+    spool.close();
+    await Promise.all([
+      rm(outDir, { recursive: true, force: true }),
+      rm(spoolDir, { recursive: true, force: true }),
+    ]);
   }
+}
+
+/** The site's files for the archive: spooled pages, and everything else from the staging directory. */
+function siteSource(outDir: string, pageFiles: Map<string, SpoolSlice>, spool: SpoolReader): ArchiveSource {
+  const directory = directorySource(outDir);
+  return {
+    size: (name) => pageFiles.get(name)?.length ?? directory.size(name),
+    read: (name) => {
+      const slice = pageFiles.get(name);
+      return slice ? spool.read(slice) : directory.read(name);
+    },
+    stream: (name) => {
+      const slice = pageFiles.get(name);
+      return slice ? Readable.from([spool.read(slice)]) : directory.stream(name);
+    },
+  };
+}
+
+/** Writes the spooled pages into the site directory as files, a few at a time. */
+async function materialize(
+  outDir: string,
+  pageFiles: Map<string, SpoolSlice>,
+  spool: SpoolReader,
+): Promise<void> {
+  const made = new Set<string>();
+  const pending = new Set<Promise<void>>();
+  for (const [path, slice] of pageFiles) {
+    const full = join(outDir, path);
+    const dir = dirname(full);
+    if (!made.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      made.add(dir);
+    }
+    const written: Promise<void> = writeFile(full, spool.read(slice)).finally(() => pending.delete(written));
+    pending.add(written);
+    if (pending.size >= 16) await Promise.race(pending);
+  }
+  await Promise.all(pending);
 }
 
 /**
@@ -209,7 +276,7 @@ async function renderPages(
   options: ExportOptions,
   pageIndexes: number[],
   request: ExportRequest,
-  outDir: string,
+  spoolDir: string,
   onPage: (page: WrittenPage, done: number) => void,
   inOrder: (page: WrittenPage, index: number) => void,
 ): Promise<void> {
@@ -223,7 +290,7 @@ async function renderPages(
   );
   const pool = new Piscina({
     filename: workerFile.href,
-    workerData: { site, options, outDir },
+    workerData: { site, options, spoolDir },
     // The default young generation of a worker on a large machine lets garbage pile up to
     // hundreds of MB per thread; 32 MB keeps peak memory down at no cost in speed (measured).
     resourceLimits: { maxYoungGenerationSizeMb: 32 },
@@ -277,7 +344,7 @@ async function renderPages(
  * Only the few pages that have such links are read back and rewritten.
  */
 function unbrokenFragments(
-  outDir: string,
+  read: (path: string) => Buffer,
   ids: Map<string, Set<string>>,
   links: Array<FragmentLink & { from: string; file: string }>,
   warnings: SourceProblem[],
@@ -291,7 +358,7 @@ function unbrokenFragments(
       file: link.file,
       message: `link ${link.href}: ${link.target} has no anchor #${link.fragment}; linked to the page instead`,
     });
-    const html = patched.get(link.from) ?? readFileSync(join(outDir, link.from), 'utf8');
+    const html = patched.get(link.from) ?? read(link.from).toString('utf8');
     const withoutFragment = link.href.slice(0, link.href.indexOf('#')) || '#';
     patched.set(link.from, html.split(attribute(link.href)).join(attribute(withoutFragment)));
   }
@@ -299,22 +366,20 @@ function unbrokenFragments(
 }
 
 /** Appends files of the output in order into one, streaming; returns its sha256. */
-async function concatenate(outDir: string, parts: string[], target: string): Promise<string> {
+async function concatenate(parts: string[], read: (path: string) => Buffer, target: string): Promise<string> {
   const hash = createHash('sha256');
-  const out = createWriteStream(join(outDir, target));
+  const out = createWriteStream(target);
   for (const [i, part] of parts.entries()) {
-    const separator = i === 0 ? '' : '\n---\n\n';
-    hash.update(separator);
-    if (!out.write(separator)) await once(out, 'drain');
-    for await (const chunk of createReadStream(join(outDir, part))) {
-      hash.update(chunk as Buffer);
-      if (!out.write(chunk)) await once(out, 'drain');
-    }
+    const chunk = i === 0 ? read(part) : Buffer.concat([SEPARATOR, read(part)]);
+    hash.update(chunk);
+    if (!out.write(chunk)) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');
   return hash.digest('hex');
 }
+
+const SEPARATOR = Buffer.from('\n---\n\n');
 
 /** An output directory must be new, empty, or an earlier docsnap export (replaced); never anything else. */
 function checkOutDir(dir: string): string {

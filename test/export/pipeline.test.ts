@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExportError } from '../../src/export/errors.ts';
 import { exportSite, MANIFEST_FILE } from '../../src/export/pipeline.ts';
@@ -17,7 +19,7 @@ const countMdx = (dir: string): number =>
 
 describe.each(['mcp-docs', 'novu-docs'])('exporting the %s corpus, air-gapped', (corpus) => {
   const source = join(CORPORA, corpus);
-  const outDir = tempDir();
+  const outDir = join(tempDir(), 'site');
   const archiveDir = tempDir();
   let result: Awaited<ReturnType<typeof exportSite>>;
 
@@ -39,6 +41,32 @@ describe.each(['mcp-docs', 'novu-docs'])('exporting the %s corpus, air-gapped', 
     expect(manifest.generator).toMatch(/^docsnap \d/);
     for (const file of Object.keys(manifest.files)) expect(existsSync(join(outDir, file)), file).toBe(true);
     expect(result.archive?.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('writes the same files, with the hashes of the manifest, to the directory and the archive', () => {
+    const unpacked = tempDir();
+    execFileSync('tar', ['-xzf', join(archiveDir, 'site.tar.gz'), '-C', unpacked]);
+    const listing = (dir: string) =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => relative(dir, join(e.parentPath, e.name)))
+        .sort();
+    const expected = [...Object.keys(result.manifest.files), MANIFEST_FILE].sort();
+    expect(listing(outDir)).toEqual(expected);
+    expect(listing(unpacked)).toEqual(expected);
+    for (const [file, sha256] of Object.entries(result.manifest.files)) {
+      for (const dir of [outDir, unpacked]) {
+        expect(
+          createHash('sha256')
+            .update(readFileSync(join(dir, file)))
+            .digest('hex'),
+          file,
+        ).toBe(sha256);
+      }
+    }
+    // Nothing of the export's working files is left beside the site or the archive.
+    expect(readdirSync(dirname(outDir))).toEqual(['site']);
+    expect(readdirSync(archiveDir)).toEqual(['site.tar.gz']);
   });
 
   it('has no broken internal link (anchors included) and loads nothing from another origin', () => {

@@ -12,6 +12,24 @@ import tar from 'tar-stream';
 /** Every entry gets the same metadata, so the archive depends on file contents and names only. */
 const FIXED_MTIME = new Date(0);
 
+/** Where the archive's files come from: a directory, or anything that can say a file's size and bytes. */
+export interface ArchiveSource {
+  size(name: string): number;
+  /** The whole file; asked for files up to 1 MiB. */
+  read(name: string): Buffer;
+  /** The file as a stream; asked for larger files (videos, downloads). */
+  stream(name: string): Readable;
+}
+
+/** The files of a directory, by their path inside it. */
+export function directorySource(dir: string): ArchiveSource {
+  return {
+    size: (name) => statSync(join(dir, name)).size,
+    read: (name) => readFileSync(join(dir, name)),
+    stream: (name) => createReadStream(join(dir, name)),
+  };
+}
+
 export interface ArchiveResult {
   path: string;
   sha256: string;
@@ -19,17 +37,18 @@ export interface ArchiveResult {
 }
 
 /**
- * Packs files of a directory into one .tar.gz, byte-for-byte reproducible: entries sorted by
+ * Packs files (of a directory, or another source) into one .tar.gz, byte-for-byte reproducible: entries sorted by
  * name, fixed mtime/uid/gid/modes and empty owner names, and gzip headers without timestamp
  * (Node's zlib writes MTIME 0 and a fixed OS byte). Streams file by file, so memory does not grow
  * with the site. Written to a temporary name and renamed, so a failed run leaves no partial archive.
  */
 export async function writeArchive(
-  dir: string,
+  source: string | ArchiveSource,
   files: string[],
   outPath: string,
   onFile?: (done: number, total: number) => void,
 ): Promise<ArchiveResult> {
+  const from = typeof source === 'string' ? directorySource(source) : source;
   const sorted = [...files].sort(byteOrder);
   const pack = tar.pack();
   const hash = createHash('sha256');
@@ -48,8 +67,7 @@ export async function writeArchive(
   const feed = async () => {
     let inFlight: Promise<void> = Promise.resolve();
     for (const [index, name] of sorted.entries()) {
-      const full = join(dir, name);
-      const size = statSync(full).size;
+      const size = from.size(name);
       const header = {
         name,
         size,
@@ -64,7 +82,7 @@ export async function writeArchive(
       if (size <= WHOLE_FILE_LIMIT) {
         // Small files (nearly all of a site) go in whole: a read stream per file costs more than
         // the file. Waiting on every 64th entry keeps memory bounded when gzip is the slower side.
-        const data = readFileSync(full);
+        const data = from.read(name);
         inFlight = new Promise<void>((resolve, reject) =>
           pack.entry(header, data, (error) => (error ? reject(error) : resolve())),
         );
@@ -73,7 +91,7 @@ export async function writeArchive(
         await inFlight;
         await new Promise<void>((resolve, reject) => {
           const entry = pack.entry(header, (error) => (error ? reject(error) : resolve()));
-          createReadStream(full).on('error', reject).pipe(entry);
+          from.stream(name).on('error', reject).pipe(entry);
         });
       }
       onFile?.(index + 1, sorted.length);

@@ -46,6 +46,10 @@ export function outlineContent(root: Root): ContentOutline {
       current.push(node.value);
       return;
     }
+    if (node.type === 'raw') {
+      if (node.data?.text) current.push(node.data.text);
+      return;
+    }
     if (node.type !== 'element' && node.type !== 'root') return;
     if (node.type === 'element') {
       const element = node as Element;

@@ -112,7 +112,9 @@ export class PageRenderer {
       sectionSizes: this.sectionSizes,
     });
     if (this.options.deployment === 'air-gapped') enforceAirGap({ type: 'root', children: [document] }, warn);
-    const html = `<!doctype html>\n${toHtml(document)}\n`;
+    // Raw nodes are code blocks highlighted to HTML at build time (markdown/highlight.ts); authored
+    // raw HTML never gets here (MDX drops it, .md pages parse and sanitize it first).
+    const html = `<!doctype html>\n${toHtml(document, { allowDangerousHtml: true })}\n`;
     const header = [`# ${page.title}`, ...(page.description ? [`> ${page.description}`] : [])].join('\n\n');
     return {
       output: page.output,

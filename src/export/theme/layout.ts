@@ -363,17 +363,7 @@ function tableOfContents(toc: TocEntry[]): Element {
 function pagination(input: LayoutInput): Element {
   const { site } = input;
   const page = site.pages[input.pageIndex] as PageSpec;
-  const order: number[] = [];
-  const walk = (items: SiteNavItem[]) => {
-    for (const item of items) {
-      if (item.kind === 'page') {
-        const target = site.pages[item.page];
-        if (target?.listed && target.rendered && !target.externalUrl && !order.includes(item.page))
-          order.push(item.page);
-      } else if (item.kind === 'group') walk(item.items);
-    }
-  };
-  walk(site.sections[page.section]?.items ?? []);
+  const order = readingOrder(site, page.section);
   const at = order.indexOf(input.pageIndex);
   const link = (index: number | undefined, rel: 'prev' | 'next') => {
     const target = index === undefined ? undefined : site.pages[index];
@@ -389,6 +379,36 @@ function pagination(input: LayoutInput): Element {
     ...(at > 0 ? link(order[at - 1], 'prev') : []),
     ...(at >= 0 && at < order.length - 1 ? link(order[at + 1], 'next') : []),
   ]);
+}
+
+const readingOrders = new WeakMap<SiteModel, Map<number, number[]>>();
+
+/**
+ * A section's listed pages in navigation order, each once. Computed once per section: every page
+ * of the section needs it, and a section can hold thousands of pages.
+ */
+function readingOrder(site: SiteModel, sectionIndex: number): number[] {
+  let orders = readingOrders.get(site);
+  if (!orders) {
+    orders = new Map();
+    readingOrders.set(site, orders);
+  }
+  let order = orders.get(sectionIndex);
+  if (!order) {
+    const seen = new Set<number>();
+    const walk = (items: SiteNavItem[]) => {
+      for (const item of items) {
+        if (item.kind === 'page') {
+          const target = site.pages[item.page];
+          if (target?.listed && target.rendered && !target.externalUrl) seen.add(item.page);
+        } else if (item.kind === 'group') walk(item.items);
+      }
+    };
+    walk(site.sections[sectionIndex]?.items ?? []);
+    order = [...seen];
+    orders.set(sectionIndex, order);
+  }
+  return order;
 }
 
 function footer(input: LayoutInput): Element {

@@ -6,6 +6,7 @@ import { codeBlock, parseCodeMeta } from '../../../src/export/markdown/highlight
 import { parseBody } from '../../../src/export/markdown/parse.ts';
 import { SnippetResolver } from '../../../src/export/markdown/snippets.ts';
 import { mdastToHast } from '../../../src/export/markdown/to-hast.ts';
+import { outlineContent } from '../../../src/export/pages/headings.ts';
 import type { RenderContext } from '../../../src/export/render-context.ts';
 import { DocsRepository } from '../../../src/export/source/repository.ts';
 import { docsRepo } from '../fixtures.ts';
@@ -42,22 +43,31 @@ describe('code blocks', () => {
   });
 
   it('highlights at build time, one line element per source line, marking highlighted lines', () => {
-    const html = toHtml(codeBlock('const a = "x";\n/* two\nlines */\nlet b = 2;', 'ts', 'a.ts {2}'));
+    const html = toHtml(codeBlock('const a = "x";\n/* two\n\nlines */\nlet b = 2;', 'ts', 'a.ts {2}'), {
+      allowDangerousHtml: true,
+    });
     expect(html).toContain('class="ds-code"');
     expect(html).toContain('data-language="ts"');
     expect(html).toContain('data-title="a.ts"');
     expect(html).toContain('<span class="hljs-keyword">const</span>');
-    expect(html.match(/class="line/g)).toHaveLength(4);
-    // The comment spans two lines: each line holds a well-formed comment span.
+    expect(html.match(/class="line/g)).toHaveLength(5);
+    // The comment spans three lines: each line holds a well-formed comment span, and the blank
+    // line in it holds no empty token.
+    expect(html).toContain('<span class="line"></span>\n');
     expect(html).toMatch(
       /<span class="line highlighted"><span class="hljs-comment">\/\* two<\/span><\/span>/,
     );
     expect(html).toMatch(/<span class="line"><span class="hljs-comment">lines \*\/<\/span><\/span>/);
   });
 
+  it('keeps the text of highlighted code searchable', () => {
+    const outline = outlineContent({ type: 'root', children: [codeBlock('npm install docsnap', 'bash')] });
+    expect(outline.text).toBe('npm install docsnap');
+  });
+
   it('keeps unknown languages as escaped plain text', () => {
-    const html = toHtml(codeBlock('<b>&</b>', 'nosuchlang'));
-    expect(html).toContain('&#x3C;b>&#x26;&#x3C;/b>');
+    const html = toHtml(codeBlock('<b>&</b>', 'nosuchlang'), { allowDangerousHtml: true });
+    expect(html).toContain('&lt;b&gt;&amp;&lt;/b&gt;');
     expect(html).not.toContain('<b>');
   });
 });
