@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeIssues } from '../../contract/issues.ts';
 import { ExportError, lineAndColumn, type SourceProblem } from '../errors.ts';
 import type { IconLibrary } from '../render-context.ts';
 
@@ -112,10 +113,7 @@ export function parseJsonFile(text: string, file: string): unknown {
 }
 
 function zodProblems(error: z.ZodError, file: string): SourceProblem[] {
-  return error.issues.map((issue) => ({
-    file,
-    message: `${issue.path.length ? issue.path.map(String).join('.') : '(top level)'}: ${issue.message}`,
-  }));
+  return describeIssues(error).map((message) => ({ file, message }));
 }
 
 function firstOpenapi(value: string | string[] | { source: string } | undefined): string | undefined {

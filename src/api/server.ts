@@ -1,0 +1,284 @@
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import {
+  AgentJob,
+  AgentJobParams,
+  COMMON_ERRORS,
+  ErrorBody,
+  ExportBundle,
+  ExportJob,
+  ExportJobParams,
+  StartExportRequest,
+} from '../contract/admin-api.ts';
+import type { ApiConfig } from '../contract/api-config.ts';
+import type { AgentJobs } from '../service/agent-jobs.ts';
+import type { ApiKeys } from '../service/api-keys.ts';
+import { type RefusalKind, ServiceRefusal } from '../service/errors.ts';
+import type { ExportJobs } from '../service/export-jobs.ts';
+import { LOCAL_DOWNLOAD_PATH, LocalObjectStore } from '../storage/local-store.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
+
+export interface ApiServices {
+  exportJobs: ExportJobs;
+  agentJobs: AgentJobs;
+  keys: ApiKeys;
+  store: ObjectStore;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The organization of the admin key that authenticated the request. */
+    organization: string;
+  }
+  interface FastifyContextConfig {
+    /** Routes of the Admin API need an admin key; the OpenAPI document and signed downloads do not. */
+    authenticate?: boolean;
+  }
+}
+
+const STATUS: Record<RefusalKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+};
+
+const bearer = [{ adminKey: [] }];
+
+/**
+ * The Admin API (spec section 4) as a Fastify server: schema-first routes validated with the zod
+ * contract (the OpenAPI document is generated from the same schemas), bearer admin keys, per-project
+ * rate limits, and `{error}` bodies for every failure.
+ */
+export async function buildApiServer(
+  config: Pick<ApiConfig, 'server' | 'organizations' | 'rateLimits'>,
+  services: ApiServices,
+  logger: Logger,
+) {
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: config.server.bodyLimitBytes,
+    trustProxy: config.server.trustProxy,
+    disableRequestLogging: false,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('organization', '');
+
+  // "No request body" endpoints are still called with Content-Type: application/json and nothing
+  // after it by many clients: an empty JSON body is no body, anything else is parsed as usual.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('text/plain'); // bodies are JSON only: anything else is 415
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') done(null, undefined);
+    else json(request, body as string, done);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.1',
+      info: {
+        title: 'docsnap Admin API',
+        version: '2.0.0',
+        description: 'Agent job status and static export jobs (see the service specification).',
+      },
+      components: {
+        securitySchemes: {
+          adminKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An admin API key: Authorization: Bearer <prefix>_<secret>.',
+          },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(rateLimit, { global: false });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.routeOptions.config.authenticate) return;
+    const header = request.headers.authorization;
+    const refuse = (message: string) => {
+      reply.header('www-authenticate', 'Bearer');
+      throw new ServiceRefusal('unauthenticated', message);
+    };
+    if (!header) return refuse('missing admin key: send Authorization: Bearer <admin key>');
+    const match = /^Bearer +(\S+)$/i.exec(header);
+    if (!match) return refuse('malformed Authorization header: expected Bearer <admin key>');
+    const result = await services.keys.authenticate(match[1] as string);
+    if ('refused' in result) return refuse(result.refused);
+    request.organization = result.organization;
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ error: `no route ${request.method} ${request.url.split('?')[0]}` }),
+  );
+
+  const projectsOf = (organization: string) =>
+    config.organizations.find((o) => o.id === organization)?.projects ?? [];
+
+  app.get(
+    '/v2/agent/:projectId/job/:id',
+    {
+      config: {
+        authenticate: true,
+        rateLimit: {
+          max: config.rateLimits.agentJobs.max,
+          timeWindow: config.rateLimits.agentJobs.window,
+          hook: 'preHandler',
+          keyGenerator: (request: FastifyRequest) => `agent:${(request.params as { projectId: string }).projectId}`,
+        },
+      },
+      schema: {
+        summary: 'Get agent job',
+        description: 'The current state of an agent job; poll until completed, archived or failed.',
+        tags: ['agent jobs'],
+        security: bearer,
+        params: AgentJobParams,
+        response: { 200: AgentJob, 404: ErrorBody, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => {
+      const { projectId, id } = request.params;
+      if (!projectsOf(request.organization).includes(projectId))
+        throw new ServiceRefusal('not-found', `no agent job ${id} in project ${projectId}`);
+      return services.agentJobs.get(projectId, id);
+    },
+  );
+
+  const staticExportLimit = {
+    authenticate: true,
+    rateLimit: {
+      max: config.rateLimits.staticExport.max,
+      timeWindow: config.rateLimits.staticExport.window,
+      hook: 'preHandler' as const,
+      keyGenerator: (request: FastifyRequest) => `static-export:${request.organization}`,
+    },
+  };
+
+  app.post(
+    '/v1/static-export/jobs',
+    {
+      config: staticExportLimit,
+      schema: {
+        summary: 'Start static export job',
+        description: 'Queues a static export of a documentation domain. Requires an Enterprise plan.',
+        tags: ['static export'],
+        security: bearer,
+        body: StartExportRequest,
+        response: { 202: ExportJob, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...COMMON_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const job = await services.exportJobs.start(request.organization, request.body);
+      return reply.code(202).send(job);
+    },
+  );
+
+  app.get(
+    '/v1/static-export/jobs/:jobId',
+    {
+      config: staticExportLimit,
+      schema: {
+        summary: 'Get static export job status',
+        description: 'Status, live progress (0–100) and page count. A failed export is 200 with status failed.',
+        tags: ['static export'],
+        security: bearer,
+        params: ExportJobParams,
+        response: { 200: ExportJob, 403: ErrorBody, 404: ErrorBody, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => services.exportJobs.get(request.organization, request.params.jobId),
+  );
+
+  app.post(
+    '/v1/static-export/jobs/:jobId/bundle',
+    {
+      config: staticExportLimit,
+      schema: {
+        summary: 'Generate export bundle',
+        description:
+          'A presigned link to the archive of a completed job, valid until expiresAt. Calling again returns a fresh link for the same job.',
+        tags: ['static export'],
+        security: bearer,
+        params: ExportJobParams,
+        response: {
+          200: ExportBundle,
+          403: ErrorBody,
+          404: ErrorBody,
+          409: ErrorBody,
+          413: ErrorBody,
+          415: ErrorBody,
+          ...COMMON_ERRORS,
+        },
+      },
+    },
+    async (request) => services.exportJobs.bundle(request.organization, request.params.jobId),
+  );
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+
+  const store = services.store;
+  if (store instanceof LocalObjectStore) {
+    app.get(
+      `${LOCAL_DOWNLOAD_PATH}*`,
+      {
+        schema: {
+          hide: true,
+          querystring: z.object({ expires: z.string().default(''), signature: z.string().default('') }),
+        },
+      },
+      async (request, reply) => {
+        const key = (request.params as { '*': string })['*'];
+        const opened = await store.openLink(key, request.query.expires, request.query.signature);
+        if ('refused' in opened) return reply.code(opened.notFound ? 404 : 403).send({ error: opened.refused });
+        return reply
+          .header('content-type', 'application/gzip')
+          .header('content-length', opened.size)
+          .header('cache-control', 'private, no-store')
+          .send(opened.stream);
+      },
+    );
+  }
+  return app;
+}
+
+export type ApiServer = Awaited<ReturnType<typeof buildApiServer>>;
+
+/** Every failure as `{error}` with its status; a 500 says nothing about the server's insides. */
+function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof ServiceRefusal) return reply.code(STATUS[error.kind]).send({ error: error.message });
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const where = error.validationContext ?? 'request';
+    const problems = error.validation.map((issue) => {
+      const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      return `${where}${field ? `.${field}` : ''}: ${issue.message}`;
+    });
+    return reply.code(400).send({ error: problems.join('; ') });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    if (status === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+    return reply.code(status).send({ error: error.message });
+  }
+  request.log.error({ err: error }, 'request failed');
+  return reply.code(500).send({ error: 'internal server error' });
+}

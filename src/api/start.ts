@@ -1,0 +1,48 @@
+import type { DestinationStream } from 'pino';
+import type { ApiConfig } from '../contract/api-config.ts';
+import { AgentJobs } from '../service/agent-jobs.ts';
+import { ApiKeys } from '../service/api-keys.ts';
+import { ExportJobs } from '../service/export-jobs.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
+import { openObjectStore } from '../storage/open-store.ts';
+import { createLogger } from './logging.ts';
+import { type ApiServer, buildApiServer } from './server.ts';
+
+export interface RunningApi {
+  app: ApiServer;
+  /** http://host:port of the listening server. */
+  url: string;
+  store: ObjectStore;
+  exportJobs: ExportJobs;
+  /** Stops accepting requests and cancels running exports (they resume on the next start). */
+  close(): Promise<void>;
+}
+
+/** `docsnap api`: the store, the services, jobs left over by a previous run, then the HTTP server. */
+export async function startApi(
+  config: ApiConfig,
+  options: { logDestination?: DestinationStream; logLevel?: string } = {},
+): Promise<RunningApi> {
+  const logger = createLogger({ level: options.logLevel, destination: options.logDestination });
+  let url = '';
+  const store = openObjectStore(config.storage, () => url);
+  const exportJobs = new ExportJobs(store, config, logger.child({ component: 'export-jobs' }));
+  const app = await buildApiServer(
+    config,
+    { exportJobs, agentJobs: new AgentJobs(store), keys: new ApiKeys(store, config.auth.keyPrefix), store },
+    logger,
+  );
+  const address = await app.listen({ host: config.server.host, port: config.server.port });
+  url = address.replace('[::1]', 'localhost');
+  await exportJobs.recover();
+  return {
+    app,
+    url,
+    store,
+    exportJobs,
+    close: async () => {
+      await app.close();
+      await exportJobs.close();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+
+/*
+ * The Admin API's wire shapes (spec sections 2 and 4). Routes validate with them, the OpenAPI
+ * document is generated from them, and the client checks responses against them.
+ */
+
+const isoDateTime = z.iso.datetime({ offset: true });
+
+export const ErrorBody = z
+  .object({ error: z.string().describe('What went wrong, for people.') })
+  .meta({ id: 'Error', description: 'Every error response.' });
+
+export const AgentJobStatus = z.enum(['active', 'completed', 'archived', 'failed']);
+
+export const AgentJob = z
+  .object({
+    id: z.string().describe('Unique identifier of the agent job.'),
+    status: AgentJobStatus.describe('active, then completed or failed; archived when archived.'),
+    source: z.object({
+      repository: z.string().describe('Full URL of the source repository.'),
+      ref: z.string().nullable().describe('The Git branch the agent works on.'),
+    }),
+    model: z.string().describe('The AI model used for this job.'),
+    prLink: z.url().nullable().describe('URL of the pull request the agent created; null while active or when nothing changed.'),
+    createdAt: isoDateTime.describe('Time the job was created.'),
+    archivedAt: isoDateTime.nullable().describe('Time the job was archived.'),
+  })
+  .meta({ id: 'AgentJob' });
+export type AgentJob = z.infer<typeof AgentJob>;
+
+/** A DNS hostname: no scheme, port, slash or path. */
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+export const Domain = z
+  .string()
+  .regex(HOSTNAME, 'must be a hostname like docs.example.com, without scheme, port or path')
+  .transform((domain) => domain.toLowerCase())
+  .describe('The documentation domain to export (a hostname).');
+
+export const StartExportRequest = z
+  .object({
+    domain: Domain,
+    version: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(/^[\w.+-]+$/, 'may hold letters, digits, ".", "_", "+" and "-" only')
+      .optional()
+      .describe('Version label recorded in the bundle (staticExport.version).'),
+    paths: z
+      .array(z.string().min(1).max(1024))
+      .min(1)
+      .max(10_000)
+      .optional()
+      .describe('Only these page routes or folders ("/quickstart", "api").'),
+  })
+  .strict()
+  .meta({ id: 'StartExportRequest' });
+export type StartExportRequest = z.infer<typeof StartExportRequest>;
+
+export const ExportJobId = z
+  .string()
+  .regex(/^se_[0-9a-f]{16}$/, 'must look like se_ followed by 16 hex digits')
+  .describe('Identifier of the export job.');
+
+export const ExportJobStatus = z.enum(['queued', 'running', 'completed', 'failed']);
+export type ExportJobStatus = z.infer<typeof ExportJobStatus>;
+
+export const ExportJob = z
+  .object({
+    jobId: ExportJobId,
+    status: ExportJobStatus,
+    progress: z.number().int().min(0).max(100).describe('Percent done, 0–100.'),
+    pageCount: z.number().int().min(0).describe('Pages the export renders (0 until the site is loaded).'),
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
+    error: z.string().optional().describe('Why the job failed; only when status is failed.'),
+  })
+  .meta({ id: 'ExportJob' });
+export type ExportJob = z.infer<typeof ExportJob>;
+
+export const ExportBundle = z
+  .object({
+    jobId: ExportJobId,
+    bundleUrl: z.url().describe('Presigned link to the archive; works until expiresAt.'),
+    sizeBytes: z.number().int().min(0),
+    expiresAt: isoDateTime.describe('Time after which the link no longer works.'),
+  })
+  .meta({ id: 'ExportBundle' });
+export type ExportBundle = z.infer<typeof ExportBundle>;
+
+export const AgentJobParams = z.object({
+  projectId: z.string().min(1).max(128).describe('The project identifier.'),
+  id: z.string().min(1).max(128).describe('Unique identifier of the agent job.'),
+});
+
+export const ExportJobParams = z.object({ jobId: ExportJobId });
+
+/** Error statuses every authenticated route can answer with. */
+export const COMMON_ERRORS = {
+  400: ErrorBody,
+  401: ErrorBody,
+  429: ErrorBody,
+  500: ErrorBody,
+} as const;

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { Domain } from './admin-api.ts';
+import { durationSchema } from './duration.ts';
+
+/** The `docsnap api` configuration file (YAML), validated field by field. */
+
+const Identifier = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\w.-]+$/, 'may hold letters, digits, ".", "_" and "-" only');
+
+export const Organization = z
+  .object({
+    id: Identifier,
+    plan: z.enum(['free', 'pro', 'growth', 'enterprise']).describe('Static export needs enterprise.'),
+    projects: z.array(Identifier).default([]),
+  })
+  .strict();
+
+const SiteSource = z.union([
+  z.object({ path: z.string().min(1).describe('A docs repository on this machine.') }).strict(),
+  z
+    .object({
+      git: z
+        .object({
+          url: z.string().min(1).describe('A git repository URL (https, ssh or file).'),
+          ref: z.string().min(1).default('HEAD').describe('Branch, tag or commit.'),
+        })
+        .strict(),
+    })
+    .strict(),
+]);
+
+export const Site = z
+  .object({
+    domain: Domain,
+    organization: Identifier,
+    source: SiteSource,
+    deployment: z.enum(['cloud', 'client-hosted', 'air-gapped']).default('cloud'),
+    siteUrl: z.url().optional().describe('Public URL, for sitemap.xml and canonical links.'),
+    features: z
+      .object({ search: z.boolean().optional(), analytics: z.boolean().optional() })
+      .strict()
+      .default({}),
+    openapiOverrides: z.record(z.string(), z.string()).optional(),
+  })
+  .strict();
+export type SiteConfig = z.infer<typeof Site>;
+
+const LocalStorage = z
+  .object({
+    local: z
+      .object({
+        dir: z.string().min(1).describe('Directory for job records, keys and bundles.'),
+        /** Base URL the links point at (this server as clients reach it); default: the listen address. */
+        publicUrl: z.url().optional(),
+      })
+      .strict(),
+  })
+  .strict();
+
+const S3Storage = z
+  .object({
+    s3: z
+      .object({
+        bucket: z.string().min(3).max(63),
+        region: z.string().min(1).default('us-east-1'),
+        endpoint: z.url().optional().describe('For S3-compatible servers; AWS when absent.'),
+        forcePathStyle: z.boolean().default(false),
+        prefix: z.string().default('').describe('Key prefix for everything docsnap stores.'),
+      })
+      .strict(),
+  })
+  .strict();
+
+const RateLimit = z.object({ max: z.number().int().positive(), window: durationSchema }).strict();
+
+export const ApiConfig = z
+  .object({
+    server: z
+      .object({
+        host: z.string().default('127.0.0.1'),
+        port: z.number().int().min(0).max(65_535).default(8080),
+        bodyLimitBytes: z.number().int().positive().default(64 * 1024),
+        trustProxy: z.boolean().default(false),
+      })
+      .strict()
+      .default({ host: '127.0.0.1', port: 8080, bodyLimitBytes: 64 * 1024, trustProxy: false }),
+    auth: z
+      .object({ keyPrefix: z.string().regex(/^[a-z][a-z0-9]{1,30}$/, 'lowercase letters and digits').default('docsnap') })
+      .strict()
+      .default({ keyPrefix: 'docsnap' }),
+    organizations: z.array(Organization).min(1),
+    sites: z.array(Site).default([]),
+    storage: z.union([LocalStorage, S3Storage]),
+    links: z
+      .object({ lifetime: durationSchema.default(3_600_000) })
+      .strict()
+      .default({ lifetime: 3_600_000 }),
+    exports: z
+      .object({
+        concurrency: z.number().int().min(1).max(64).default(1),
+        workDir: z.string().optional().describe('Scratch space for git checkouts and archives; default: the system temp dir.'),
+      })
+      .strict()
+      .default({ concurrency: 1 }),
+    rateLimits: z
+      .object({
+        agentJobs: RateLimit.default({ max: 100, window: 3_600_000 }),
+        staticExport: RateLimit.default({ max: 600, window: 60_000 }),
+      })
+      .strict()
+      .default({ agentJobs: { max: 100, window: 3_600_000 }, staticExport: { max: 600, window: 60_000 } }),
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    const orgs = new Set(config.organizations.map((o) => o.id));
+    config.sites.forEach((site, i) => {
+      if (!orgs.has(site.organization))
+        ctx.addIssue({ code: 'custom', path: ['sites', i, 'organization'], message: `no organization "${site.organization}"` });
+    });
+    const domains = new Set<string>();
+    config.sites.forEach((site, i) => {
+      if (domains.has(site.domain))
+        ctx.addIssue({ code: 'custom', path: ['sites', i, 'domain'], message: `${site.domain} is configured twice` });
+      domains.add(site.domain);
+    });
+    const week = 7 * 86_400_000;
+    if ('s3' in config.storage && config.links.lifetime > week)
+      ctx.addIssue({ code: 'custom', path: ['links', 'lifetime'], message: 'S3 presigned links last at most 7 days (SigV4)' });
+  });
+export type ApiConfig = z.infer<typeof ApiConfig>;

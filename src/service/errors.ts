@@ -1,0 +1,12 @@
+/** A request the service refuses, with the reason meant for the caller; the API maps kind to a status. */
+export type RefusalKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict';
+
+export class ServiceRefusal extends Error {
+  readonly kind: RefusalKind;
+
+  constructor(kind: RefusalKind, message: string) {
+    super(message);
+    this.name = 'ServiceRefusal';
+    this.kind = kind;
+  }
+}

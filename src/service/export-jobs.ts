@@ -1,0 +1,291 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExportBundle, ExportJob, StartExportRequest } from '../contract/admin-api.ts';
+import type { ApiConfig, SiteConfig } from '../contract/api-config.ts';
+import { ExportJobRecord } from '../contract/records.ts';
+import { ExportError } from '../export/errors.ts';
+import { exportSite } from '../export/pipeline.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
+import { ServiceRefusal } from './errors.ts';
+import { checkoutSite } from './site-source.ts';
+
+/** What the service logs through; pino's logger fits. */
+export interface ServiceLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export type ExportJobsConfig = Pick<ApiConfig, 'organizations' | 'sites' | 'links' | 'exports'>;
+
+const JOBS = 'jobs/';
+/** Running jobs write their progress to the store at most this often (the API serves it live). */
+const PERSIST_INTERVAL_MS = 1000;
+/** Records kept in memory for status reads; older ones are read from the store again. */
+const CACHED_RECORDS = 10_000;
+
+/**
+ * Static export jobs (spec sections 1, 3 and 4): start, status, bundle. Jobs run in the background
+ * under a concurrency limit; their records live in the object store (jobs/<jobId>.json), their
+ * archives beside them (bundles/<jobId>.tar.gz), so a restart loses nothing: `recover` queues
+ * again every job that was queued or running when the last process stopped.
+ */
+export class ExportJobs {
+  private readonly store: ObjectStore;
+  private readonly config: ExportJobsConfig;
+  private readonly log: ServiceLogger;
+  private readonly records = new Map<string, ExportJobRecord>();
+  private readonly queue: string[] = [];
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private closing = false;
+
+  constructor(store: ObjectStore, config: ExportJobsConfig, log: ServiceLogger) {
+    this.store = store;
+    this.config = config;
+    this.log = log;
+  }
+
+  async start(organization: string, request: StartExportRequest): Promise<ExportJob> {
+    this.requireEnterprise(organization);
+    const site = this.siteFor(organization, request.domain);
+    const now = new Date().toISOString();
+    const record: ExportJobRecord = {
+      jobId: `se_${randomBytes(8).toString('hex')}`,
+      status: 'queued',
+      progress: 0,
+      pageCount: 0,
+      createdAt: now,
+      updatedAt: now,
+      organization,
+      domain: site.domain,
+      version: request.version,
+      paths: request.paths,
+      attempts: 0,
+    };
+    await this.save(record);
+    this.log.info({ jobId: record.jobId, domain: record.domain }, 'export job queued');
+    this.enqueue(record.jobId);
+    return view(record);
+  }
+
+  async get(organization: string, jobId: string): Promise<ExportJob> {
+    this.requireEnterprise(organization);
+    return view(await this.find(organization, jobId));
+  }
+
+  /** A fresh link to the archive of a completed job; the job and its archive stay (spec section 8). */
+  async bundle(organization: string, jobId: string): Promise<ExportBundle> {
+    this.requireEnterprise(organization);
+    const record = await this.find(organization, jobId);
+    if (record.status !== 'completed' || !record.archive)
+      throw new ServiceRefusal('conflict', `export job ${jobId} is ${record.status}; a bundle needs a completed job`);
+    const link = await this.store.presignGet(record.archive.key, this.config.links.lifetime);
+    return {
+      jobId,
+      bundleUrl: link.url,
+      sizeBytes: record.archive.sizeBytes,
+      expiresAt: link.expiresAt.toISOString(),
+    };
+  }
+
+  /** Queues again the jobs a stopped process left queued or running; returns their ids. */
+  async recover(): Promise<string[]> {
+    const resumed: string[] = [];
+    for (const key of await this.store.list(JOBS)) {
+      const parsed = ExportJobRecord.safeParse(await this.store.getJson(key));
+      if (!parsed.success) {
+        this.log.warn({ key }, 'skipping a stored export job that is not a valid record');
+        continue;
+      }
+      const record = parsed.data;
+      if (record.status !== 'queued' && record.status !== 'running') continue;
+      if (!this.config.sites.some((s) => s.domain === record.domain)) {
+        await this.finish(record, {
+          status: 'failed',
+          error: `the server restarted while this job was ${record.status}, and ${record.domain} is no longer configured`,
+        });
+        continue;
+      }
+      await this.save({ ...record, status: 'queued', updatedAt: new Date().toISOString() });
+      this.enqueue(record.jobId);
+      resumed.push(record.jobId);
+    }
+    if (resumed.length > 0) this.log.info({ jobs: resumed }, 'resumed export jobs interrupted by a restart');
+    return resumed;
+  }
+
+  /**
+   * Stops taking work: running exports are cancelled and their jobs stay queued in the store, so
+   * the next process resumes them.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.queue.length = 0;
+    for (const job of this.running.values()) job.abort.abort();
+    await Promise.all([...this.running.values()].map((job) => job.done));
+  }
+
+  private enqueue(jobId: string): void {
+    this.queue.push(jobId);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (!this.closing && this.running.size < this.config.exports.concurrency && this.queue.length > 0) {
+      const jobId = this.queue.shift() as string;
+      const abort = new AbortController();
+      const done = this.run(jobId, abort.signal)
+        .catch((error: unknown) => this.log.error({ jobId, err: error }, 'export job bookkeeping failed'))
+        .finally(() => {
+          this.running.delete(jobId);
+          this.pump();
+        });
+      this.running.set(jobId, { abort, done });
+    }
+  }
+
+  private async run(jobId: string, signal: AbortSignal): Promise<void> {
+    let record = this.records.get(jobId) ?? ExportJobRecord.parse(await this.store.getJson(`${JOBS}${jobId}.json`));
+    const site = this.config.sites.find((s) => s.domain === record.domain);
+    if (!site) {
+      await this.finish(record, { status: 'failed', error: `${record.domain} is no longer configured` });
+      return;
+    }
+    record = { ...record, status: 'running', progress: 0, attempts: record.attempts + 1, updatedAt: now() };
+    await this.save(record);
+    const workDir = await mkdtemp(join(this.config.exports.workDir ?? tmpdir(), 'docsnap-job-'));
+    let lastSaved = Date.now();
+    try {
+      const source = await checkoutSite(site, workDir, signal);
+      const archivePath = join(workDir, 'site.tar.gz');
+      const result = await exportSite({
+        source,
+        archivePath,
+        signal,
+        options: exportOptions(site, record),
+        onProgress: (progress) => {
+          // Live in memory for status reads; to the store now and then, so a reader elsewhere sees it too.
+          record = { ...record, progress: Math.min(progress.progress, 99), pageCount: progress.pageCount, updatedAt: now() };
+          this.remember(record);
+          if (Date.now() - lastSaved >= PERSIST_INTERVAL_MS) {
+            lastSaved = Date.now();
+            this.save(record).catch((error: unknown) => this.log.warn({ jobId, err: error }, 'could not store progress'));
+          }
+        },
+      });
+      const key = `bundles/${jobId}.tar.gz`;
+      await this.store.putFile(key, archivePath, 'application/gzip');
+      const archive = result.archive as NonNullable<typeof result.archive>;
+      await this.finish(record, {
+        status: 'completed',
+        progress: 100,
+        pageCount: result.pageCount,
+        archive: { key, sizeBytes: archive.sizeBytes, sha256: archive.sha256 },
+      });
+      this.log.info({ jobId, pageCount: result.pageCount, warnings: result.warnings.length }, 'export job completed');
+    } catch (error) {
+      if (this.closing && signal.aborted) {
+        // Shutting down: the job stays queued for the next process.
+        await this.save({ ...record, status: 'queued', progress: 0, updatedAt: now() });
+        return;
+      }
+      const message = failureMessage(error);
+      this.log.warn({ jobId, reason: message }, 'export job failed');
+      await this.finish(record, { status: 'failed', error: message });
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  }
+
+  private async finish(record: ExportJobRecord, change: Partial<ExportJobRecord>): Promise<void> {
+    await this.save({ ...record, ...change, updatedAt: now() });
+  }
+
+  private async find(organization: string, jobId: string): Promise<ExportJobRecord> {
+    let record = this.records.get(jobId);
+    if (!record) {
+      const raw = await this.store.getJson(`${JOBS}${jobId}.json`);
+      if (raw !== undefined) {
+        record = ExportJobRecord.parse(raw);
+        this.remember(record);
+      }
+    }
+    // Another organization's job is as good as absent: its existence is not theirs to learn.
+    if (!record || record.organization !== organization)
+      throw new ServiceRefusal('not-found', `no export job ${jobId}`);
+    return record;
+  }
+
+  private async save(record: ExportJobRecord): Promise<void> {
+    this.remember(record);
+    await this.store.putJson(`${JOBS}${record.jobId}.json`, record);
+  }
+
+  private remember(record: ExportJobRecord): void {
+    this.records.delete(record.jobId);
+    this.records.set(record.jobId, record);
+    if (this.records.size > CACHED_RECORDS) {
+      for (const [id] of this.records) {
+        if (this.running.has(id)) continue;
+        this.records.delete(id);
+        break;
+      }
+    }
+  }
+
+  private requireEnterprise(organization: string): void {
+    const org = this.config.organizations.find((o) => o.id === organization);
+    if (org?.plan !== 'enterprise')
+      throw new ServiceRefusal('forbidden', 'static export requires an Enterprise plan');
+  }
+
+  private siteFor(organization: string, domain: string): SiteConfig {
+    const site = this.config.sites.find((s) => s.domain === domain);
+    if (!site) throw new ServiceRefusal('not-found', `no documentation site is configured for ${domain}`);
+    if (site.organization !== organization)
+      throw new ServiceRefusal('forbidden', `${domain} belongs to another organization`);
+    return site;
+  }
+}
+
+function exportOptions(site: SiteConfig, record: ExportJobRecord) {
+  return {
+    deployment: site.deployment,
+    siteUrl: site.siteUrl,
+    version: record.version,
+    paths: record.paths,
+    openapiOverrides: site.openapiOverrides,
+    features: { search: site.features.search ?? true, analytics: site.features.analytics ?? true },
+  };
+}
+
+/** What a failed job tells its caller: the export's own message for bad content, no internals otherwise. */
+function failureMessage(error: unknown): string {
+  if (error instanceof ExportError) {
+    const problems = error.problems
+      .slice(0, 5)
+      .map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+    return [error.message, ...problems].filter(Boolean).join('; ');
+  }
+  const message = (error as Error).message ?? '';
+  if (message.startsWith('git ')) return message;
+  return 'the export failed unexpectedly; the server log has the details';
+}
+
+function view(record: ExportJobRecord): ExportJob {
+  return {
+    jobId: record.jobId,
+    status: record.status,
+    progress: record.progress,
+    pageCount: record.pageCount,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    ...(record.status === 'failed' ? { error: record.error ?? 'the export failed' } : {}),
+  };
+}
+
+function now(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,34 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Where the service keeps job records, keys and bundles. Two implementations with the same
+ * semantics: S3 (s3-store.ts) and a local directory (local-store.ts). Keys are relative paths
+ * with "/" separators ("jobs/se_….json", "bundles/se_….tar.gz").
+ */
+export interface ObjectStore {
+  /** Stores a file from disk, streaming (archives can be large). */
+  putFile(key: string, path: string, contentType: string): Promise<void>;
+  putJson(key: string, value: unknown): Promise<void>;
+  /** The parsed JSON document, or undefined when there is none. */
+  getJson(key: string): Promise<unknown>;
+  /** Keys under a prefix, in no particular order. */
+  list(prefix: string): Promise<string[]>;
+  /** A link that lets anyone holding it GET the object until it expires. */
+  presignGet(key: string, lifetimeMs: number): Promise<{ url: string; expiresAt: Date }>;
+  /** For messages: where this store is ("s3://bucket/prefix", "/var/lib/docsnap"). */
+  readonly location: string;
+}
+
+/** Reads a stream to the end. */
+export async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Keys are fixed by the service; anything else (.., absolute, backslashes) is a bug or an attack. */
+export function checkKey(key: string): string {
+  if (!/^[\w.-]+(?:\/[\w.-]+)*$/.test(key) || key.split('/').some((part) => part === '..' || part === '.'))
+    throw new Error(`invalid object key "${key}"`);
+  return key;
+}

@@ -1,0 +1,90 @@
+import { Writable } from 'node:stream';
+import { parseApiConfig } from '../../src/api/config-file.ts';
+import { type RunningApi, startApi } from '../../src/api/start.ts';
+import type { ApiConfig } from '../../src/contract/api-config.ts';
+import { ApiKeys } from '../../src/service/api-keys.ts';
+import { openObjectStore } from '../../src/storage/open-store.ts';
+import { CORPORA, docsRepo, tempDir } from '../export/fixtures.ts';
+
+/** Captures the server's log lines, to check what reaches the log. */
+export class LogCapture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
+    this.text += chunk.toString();
+    callback();
+  }
+}
+
+/** A configuration for tests: organizations of each kind, sites for them, a local store. */
+export function testConfigYaml(storeDir: string, extra = ''): string {
+  const broken = docsRepo({ 'docs.json': '{"name": "Broken", "navigation": 42}' });
+  return `
+server: { host: 127.0.0.1, port: 0 }
+organizations:
+  - { id: acme, plan: enterprise, projects: [proj-1, proj-2] }
+  - { id: smallco, plan: pro, projects: [proj-small] }
+  - { id: other, plan: enterprise, projects: [proj-other] }
+sites:
+  - { domain: docs.acme.test, organization: acme, deployment: air-gapped, source: { path: ${CORPORA}/mcp-docs } }
+  - { domain: broken.acme.test, organization: acme, source: { path: ${broken} } }
+  - { domain: docs.smallco.test, organization: smallco, source: { path: ${CORPORA}/mcp-docs } }
+  - { domain: docs.other.test, organization: other, source: { path: ${CORPORA}/mcp-docs } }
+storage:
+  local: { dir: ${storeDir} }
+${extra}`;
+}
+
+export interface TestApi extends RunningApi {
+  keys: { acme: string; smallco: string; other: string };
+  log: LogCapture;
+  config: ApiConfig;
+}
+
+/** Starts `docsnap api` in-process on a loopback port with a key per organization. */
+export async function startTestApi(extraYaml = '', storeDir = tempDir('docsnap-store-')): Promise<TestApi> {
+  const config = parseApiConfig(testConfigYaml(storeDir, extraYaml));
+  const keyStore = new ApiKeys(openObjectStore(config.storage, () => ''), config.auth.keyPrefix);
+  const keys = {
+    acme: await keyStore.create('acme'),
+    smallco: await keyStore.create('smallco'),
+    other: await keyStore.create('other'),
+  };
+  const log = new LogCapture();
+  const api = await startApi(config, { logDestination: log });
+  return Object.assign(api, { keys, log, config });
+}
+
+/** One HTTP call to the server; the JSON body parsed when there is one. */
+export async function call(
+  api: { url: string },
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${api.url}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: response.status, body: parsed, headers: response.headers };
+}
+
+/** Polls a job until it is completed or failed. */
+export async function waitForJob(api: TestApi, jobId: string, key = api.keys.acme): Promise<any[]> {
+  const seen: any[] = [];
+  for (let i = 0; i < 600; i++) {
+    const { body } = await call(api, 'GET', `/v1/static-export/jobs/${jobId}`, { key });
+    seen.push(body);
+    if (body.status === 'completed' || body.status === 'failed') return seen;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`job ${jobId} did not finish`);
+}

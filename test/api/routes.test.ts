@@ -1,0 +1,291 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExportBundle, ExportJob } from '../../src/contract/admin-api.ts';
+import { tempDir } from '../export/fixtures.ts';
+import { call, startTestApi, type TestApi, waitForJob } from './helpers.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi(
+    'rateLimits: { agentJobs: { max: 3, window: 1h } }\nlinks: { lifetime: 3s }\nexports: { concurrency: 1 }',
+  );
+  // Agent jobs are written by an agent system; here through the importer.
+  const { AgentJobs } = await import('../../src/service/agent-jobs.ts');
+  await new AgentJobs(api.store).import([
+    {
+      projectId: 'proj-1',
+      id: 'job-active',
+      status: 'active',
+      source: { repository: 'https://github.com/acme/docs', ref: null },
+      model: 'claude-sonnet',
+      prLink: null,
+      createdAt: '2026-11-01T10:00:00.000Z',
+      archivedAt: null,
+    },
+    {
+      projectId: 'proj-1',
+      id: 'job-done',
+      status: 'completed',
+      source: { repository: 'https://github.com/acme/docs', ref: 'main' },
+      model: 'claude-sonnet',
+      prLink: 'https://github.com/acme/docs/pull/7',
+      createdAt: '2026-11-01T10:00:00.000Z',
+      archivedAt: null,
+    },
+    {
+      projectId: 'proj-other',
+      id: 'job-x',
+      status: 'failed',
+      source: { repository: 'https://github.com/other/docs', ref: 'main' },
+      model: 'm',
+      prLink: null,
+      createdAt: '2026-11-01T10:00:00.000Z',
+      archivedAt: null,
+    },
+  ]);
+});
+afterAll(() => api?.close());
+
+describe('authentication (spec section 5)', () => {
+  it.each([
+    ['no Authorization header', {}, /missing admin key/],
+    ['a non-bearer scheme', { authorization: 'Basic abc' }, /malformed Authorization/],
+    ['a key without the prefix', { authorization: 'Bearer sk_abcdefghijklmnopqrstuvwxyz' }, /malformed admin key/],
+    ['an unknown key', { authorization: `Bearer docsnap_${'A'.repeat(43)}` }, /unknown admin key/],
+  ])('refuses %s with 401 and a Bearer challenge', async (_name, headers, message) => {
+    const response = await call(api, 'GET', '/v1/static-export/jobs/se_0123456789abcdef', { headers });
+    expect(response.status).toBe(401);
+    expect(response.body.error).toMatch(message);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+  });
+});
+
+describe('GET /v2/agent/{projectId}/job/{id}', () => {
+  it('returns every field of an AgentJob, nullable fields as null', async () => {
+    const { status, body } = await call(api, 'GET', '/v2/agent/proj-1/job/job-active', { key: api.keys.acme });
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      id: 'job-active',
+      status: 'active',
+      source: { repository: 'https://github.com/acme/docs', ref: null },
+      model: 'claude-sonnet',
+      prLink: null,
+      createdAt: '2026-11-01T10:00:00.000Z',
+      archivedAt: null,
+    });
+    const done = await call(api, 'GET', '/v2/agent/proj-1/job/job-done', { key: api.keys.acme });
+    expect(done.body.prLink).toBe('https://github.com/acme/docs/pull/7');
+  });
+
+  it('is 404 {error} for an unknown job and for a project of another organization', async () => {
+    const missing = await call(api, 'GET', '/v2/agent/proj-2/job/nope', { key: api.keys.acme });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: 'no agent job nope in project proj-2' });
+    const foreign = await call(api, 'GET', '/v2/agent/proj-other/job/job-x', { key: api.keys.acme });
+    expect(foreign.status).toBe(404);
+  });
+
+  it('is rate limited per project: 429 with Retry-After past the limit, other projects unaffected', async () => {
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 3; i++) {
+      last = await call(api, 'GET', '/v2/agent/proj-2/job/any', { key: api.keys.acme });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([404, 404, 429]); // one call of this project was made by the test above
+    expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(last?.body.error).toMatch(/rate limit/i);
+    const other = await call(api, 'GET', '/v2/agent/proj-other/job/job-x', { key: api.keys.other });
+    expect(other.status).toBe(200);
+  });
+});
+
+describe('static export jobs', () => {
+  let jobId: string;
+
+  it.each([
+    [{ domain: 'https://docs.acme.test' }, /body\.domain: must be a hostname/],
+    [{ domain: 'docs.acme.test/path' }, /body\.domain/],
+    [{}, /body\.domain/],
+    [{ domain: 'docs.acme.test', surprise: 1 }, /surprise/],
+    [{ domain: 'docs.acme.test', paths: 'quickstart' }, /body\.paths/],
+  ])('refuses a bad body %j with 400 naming the field', async (body, message) => {
+    const response = await call(api, 'POST', '/v1/static-export/jobs', { key: api.keys.acme, body });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatch(message);
+  });
+
+  it('answers 400 for bad JSON, 415 for another content type, 413 for a huge body', async () => {
+    const badJson = await call(api, 'POST', '/v1/static-export/jobs', {
+      key: api.keys.acme,
+      rawBody: '{"domain":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(badJson.status).toBe(400);
+    expect(typeof badJson.body.error).toBe('string');
+    const text = await call(api, 'POST', '/v1/static-export/jobs', {
+      key: api.keys.acme,
+      rawBody: 'domain=docs.acme.test',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(text.status).toBe(415);
+    expect(typeof text.body.error).toBe('string');
+    const huge = await call(api, 'POST', '/v1/static-export/jobs', {
+      key: api.keys.acme,
+      body: { domain: 'docs.acme.test', paths: Array.from({ length: 9000 }, (_, i) => `/page-${i}`) },
+    });
+    expect(huge.status).toBe(413);
+    expect(typeof huge.body.error).toBe('string');
+  });
+
+  it('is 404 for a domain nobody owns, 403 for a domain of another organization or without Enterprise', async () => {
+    const unknown = await call(api, 'POST', '/v1/static-export/jobs', { key: api.keys.acme, body: { domain: 'nobody.test' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatch(/nobody\.test/);
+    const foreign = await call(api, 'POST', '/v1/static-export/jobs', {
+      key: api.keys.acme,
+      body: { domain: 'docs.other.test' },
+    });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.error).toMatch(/another organization/);
+    const plan = await call(api, 'POST', '/v1/static-export/jobs', {
+      key: api.keys.smallco,
+      body: { domain: 'docs.smallco.test' },
+    });
+    expect(plan.status).toBe(403);
+    expect(plan.body.error).toMatch(/Enterprise/);
+  });
+
+  it('starts a job: 202 with jobId se_ + 16 hex digits, queued, progress 0', async () => {
+    const { status, body } = await call(api, 'POST', '/v1/static-export/jobs', {
+      key: api.keys.acme,
+      body: { domain: 'DOCS.acme.test', version: '2026-11-01' },
+    });
+    expect(status).toBe(202);
+    expect(ExportJob.parse(body)).toEqual(body);
+    expect(body.jobId).toMatch(/^se_[0-9a-f]{16}$/);
+    expect(body).toMatchObject({ status: 'queued', progress: 0, pageCount: 0 });
+    expect(body.error).toBeUndefined();
+    jobId = body.jobId;
+  });
+
+  it('refuses the bundle with 409 while the job is not completed', async () => {
+    const response = await call(api, 'POST', `/v1/static-export/jobs/${jobId}/bundle`, { key: api.keys.acme });
+    expect(response.status).toBe(409);
+    expect(response.body.error).toMatch(/completed/);
+  });
+
+  it('reports live progress and page count until completed', { timeout: 60_000 }, async () => {
+    const seen = await waitForJob(api, jobId);
+    const last = seen.at(-1);
+    expect(last).toMatchObject({ status: 'completed', progress: 100, pageCount: 23 });
+    const progress = seen.map((s) => s.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b)); // never goes back
+    expect(seen.some((s) => s.status === 'running')).toBe(true);
+    expect(Date.parse(last.updatedAt)).toBeGreaterThanOrEqual(Date.parse(last.createdAt));
+  });
+
+  it('hides a job from other organizations, and is 400 for a malformed job id', async () => {
+    expect((await call(api, 'GET', `/v1/static-export/jobs/${jobId}`, { key: api.keys.other })).status).toBe(404);
+    const bad = await call(api, 'GET', '/v1/static-export/jobs/not-a-job', { key: api.keys.acme });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/params\.jobId/);
+    const unknown = await call(api, 'GET', '/v1/static-export/jobs/se_0000000000000000', { key: api.keys.acme });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('gives a working link that expires, and a fresh one for the same job on request', { timeout: 30_000 }, async () => {
+    const first = await call(api, 'POST', `/v1/static-export/jobs/${jobId}/bundle`, {
+      key: api.keys.acme,
+      headers: { 'content-type': 'application/json' }, // with an empty body, as many clients send it
+    });
+    expect(first.status).toBe(200);
+    const bundle = ExportBundle.parse(first.body);
+    expect(bundle.jobId).toBe(jobId);
+    const download = await fetch(bundle.bundleUrl);
+    expect(download.status).toBe(200);
+    const archive = Buffer.from(await download.arrayBuffer());
+    expect(archive.length).toBe(bundle.sizeBytes);
+    const dir = tempDir();
+    writeFileSync(join(dir, 'site.tar.gz'), archive);
+    execFileSync('tar', ['-xzf', 'site.tar.gz'], { cwd: dir });
+    expect(existsSync(join(dir, 'index.html'))).toBe(true);
+    expect(existsSync(join(dir, 'docsnap-manifest.json'))).toBe(true);
+
+    const tampered = bundle.bundleUrl.replace(/signature=([0-9a-f])/, (_m, c: string) => `signature=${c === 'a' ? 'b' : 'a'}`);
+    expect((await fetch(tampered)).status).toBe(403);
+    const otherJob = bundle.bundleUrl.replace(jobId, 'se_0000000000000000');
+    expect((await fetch(otherJob)).status).toBe(403);
+
+    await new Promise((r) => setTimeout(r, Date.parse(bundle.expiresAt) - Date.now() + 200));
+    const expired = await fetch(bundle.bundleUrl);
+    expect(expired.status).toBe(403);
+    expect(await expired.json()).toEqual({ error: 'link expired' });
+
+    const again = await call(api, 'POST', `/v1/static-export/jobs/${jobId}/bundle`, { key: api.keys.acme });
+    expect(again.status).toBe(200);
+    expect(again.body.bundleUrl).not.toBe(bundle.bundleUrl);
+    expect((await fetch(again.body.bundleUrl)).status).toBe(200);
+  });
+
+  it('reports a job that ends badly as 200 with status failed and the reason', { timeout: 60_000 }, async () => {
+    const { body } = await call(api, 'POST', '/v1/static-export/jobs', {
+      key: api.keys.acme,
+      body: { domain: 'broken.acme.test' },
+    });
+    const last = (await waitForJob(api, body.jobId)).at(-1);
+    expect(last.status).toBe('failed');
+    expect(last.error).toMatch(/docs\.json/);
+    const response = await call(api, 'GET', `/v1/static-export/jobs/${body.jobId}`, { key: api.keys.acme });
+    expect(response.status).toBe(200);
+  });
+
+  it('answers 500 without internals when a stored record is corrupt', async () => {
+    await api.store.putJson('jobs/se_00000000000000ff.json', { jobId: 'se_00000000000000ff', organization: 'acme' });
+    const response = await call(api, 'GET', '/v1/static-export/jobs/se_00000000000000ff', { key: api.keys.acme });
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({ error: 'internal server error' });
+  });
+});
+
+describe('unknown routes and the OpenAPI document', () => {
+  it('answers an unknown route with 404 {error}', async () => {
+    const response = await call(api, 'GET', '/v1/nothing', { key: api.keys.acme });
+    expect(response.status).toBe(404);
+    expect(response.body.error).toMatch(/no route GET \/v1\/nothing/);
+  });
+
+  it('serves an OpenAPI 3.0.1 document, version 2.0.0, generated from the route schemas', async () => {
+    const { status, body } = await call(api, 'GET', '/openapi.json');
+    expect(status).toBe(200);
+    expect(body.openapi).toBe('3.0.1');
+    expect(body.info.version).toBe('2.0.0');
+    expect(Object.keys(body.paths).sort()).toEqual([
+      '/v1/static-export/jobs',
+      '/v1/static-export/jobs/{jobId}',
+      '/v1/static-export/jobs/{jobId}/bundle',
+      '/v2/agent/{projectId}/job/{id}',
+    ]);
+    expect(body.components.securitySchemes.adminKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(Object.keys(body.components.schemas)).toEqual(
+      expect.arrayContaining(['AgentJob', 'ExportJob', 'ExportBundle', 'Error', 'StartExportRequest']),
+    );
+    const agent = body.paths['/v2/agent/{projectId}/job/{id}'].get;
+    expect(Object.keys(agent.responses)).toEqual(expect.arrayContaining(['200', '401', '404', '429', '500']));
+    expect(agent.security).toEqual([{ adminKey: [] }]);
+  });
+});
+
+describe('logging', () => {
+  it('never writes an admin key or a link signature to the log', async () => {
+    const bundle = await call(api, 'POST', '/v1/static-export/jobs/se_0000000000000000/bundle', { key: api.keys.acme });
+    expect(bundle.status).toBe(404);
+    await fetch(`${api.url}/downloads/bundles/x.tar.gz?expires=1&signature=${'ab'.repeat(32)}`);
+    expect(api.log.text).toContain('"authorization":"[redacted]"');
+    for (const key of Object.values(api.keys)) expect(api.log.text).not.toContain(key.slice(8));
+    expect(api.log.text).not.toContain('ab'.repeat(32));
+    expect(api.log.text).toContain('signature=[redacted]');
+  });
+});
