@@ -16,7 +16,7 @@ export class LogCapture extends Writable {
 }
 
 /** A configuration for tests: organizations of each kind, sites for them, a local store. */
-export function testConfigYaml(storeDir: string, extra = ''): string {
+export function testConfigYaml(storeDir: string, extra = '', storage = `local: { dir: ${storeDir} }`): string {
   const broken = docsRepo({ 'docs.json': '{"name": "Broken", "navigation": 42}' });
   return `
 server: { host: 127.0.0.1, port: 0 }
@@ -30,7 +30,7 @@ sites:
   - { domain: docs.smallco.test, organization: smallco, source: { path: ${CORPORA}/mcp-docs } }
   - { domain: docs.other.test, organization: other, source: { path: ${CORPORA}/mcp-docs } }
 storage:
-  local: { dir: ${storeDir} }
+  ${storage}
 ${extra}`;
 }
 
@@ -41,8 +41,12 @@ export interface TestApi extends RunningApi {
 }
 
 /** Starts `docsnap api` in-process on a loopback port with a key per organization. */
-export async function startTestApi(extraYaml = '', storeDir = tempDir('docsnap-store-')): Promise<TestApi> {
-  const config = parseApiConfig(testConfigYaml(storeDir, extraYaml));
+export async function startTestApi(
+  extraYaml = '',
+  storeDir = tempDir('docsnap-store-'),
+  storageYaml?: string,
+): Promise<TestApi> {
+  const config = parseApiConfig(testConfigYaml(storeDir, extraYaml, storageYaml));
   const keyStore = new ApiKeys(openObjectStore(config.storage, () => ''), config.auth.keyPrefix);
   const keys = {
     acme: await keyStore.create('acme'),
