@@ -24,9 +24,15 @@ export function loadApiConfig(file: string): ApiConfig {
 export function parseApiConfig(text: string, file = 'config'): ApiConfig {
   const document = parseDocument(text, { prettyErrors: true });
   if (document.errors.length > 0)
-    throw new ConfigError(`${file} is not valid YAML:\n${document.errors.map((e) => `  ${e.message}`).join('\n')}`);
+    throw new ConfigError(
+      `${file} is not valid YAML:\n${document.errors.map((e) => `  ${e.message}`).join('\n')}`,
+    );
   const parsed = ApiConfig.safeParse(document.toJS());
   if (!parsed.success)
-    throw new ConfigError(`${file} is not a valid configuration:\n${describeIssues(parsed.error).map((l) => `  ${l}`).join('\n')}`);
+    throw new ConfigError(
+      `${file} is not a valid configuration:\n${describeIssues(parsed.error)
+        .map((l) => `  ${l}`)
+        .join('\n')}`,
+    );
   return parsed.data;
 }

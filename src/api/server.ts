@@ -142,7 +142,8 @@ export async function buildApiServer(
           max: config.rateLimits.agentJobs.max,
           timeWindow: config.rateLimits.agentJobs.window,
           hook: 'preHandler',
-          keyGenerator: (request: FastifyRequest) => `agent:${(request.params as { projectId: string }).projectId}`,
+          keyGenerator: (request: FastifyRequest) =>
+            `agent:${(request.params as { projectId: string }).projectId}`,
         },
       },
       schema: {
@@ -182,7 +183,14 @@ export async function buildApiServer(
         tags: ['static export'],
         security: bearer,
         body: StartExportRequest,
-        response: { 202: ExportJob, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...COMMON_ERRORS },
+        response: {
+          202: ExportJob,
+          403: ErrorBody,
+          404: ErrorBody,
+          413: ErrorBody,
+          415: ErrorBody,
+          ...COMMON_ERRORS,
+        },
       },
     },
     async (request, reply) => {
@@ -197,7 +205,8 @@ export async function buildApiServer(
       config: staticExportLimit,
       schema: {
         summary: 'Get static export job status',
-        description: 'Status, live progress (0–100) and page count. A failed export is 200 with status failed.',
+        description:
+          'Status, live progress (0–100) and page count. A failed export is 200 with status failed.',
         tags: ['static export'],
         security: bearer,
         params: ExportJobParams,
@@ -249,7 +258,8 @@ export async function buildApiServer(
       async (request, reply) => {
         const key = (request.params as { '*': string })['*'];
         const opened = await store.openLink(key, request.query.expires, request.query.signature);
-        if ('refused' in opened) return reply.code(opened.notFound ? 404 : 403).send({ error: opened.refused });
+        if ('refused' in opened)
+          return reply.code(opened.notFound ? 404 : 403).send({ error: opened.refused });
         return reply
           .header('content-type', 'application/gzip')
           .header('content-length', opened.size)

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { packageVersion } from '../version.ts';
+import { agentJobsCommand, apiCommand, jobsCommand, keysCommand } from './api-commands.ts';
 import { exportCommand } from './export-command.ts';
 
 /** Builds the `docsnap` command tree. Commands are wiring only: the work lives in the layers below. */
@@ -12,5 +13,9 @@ export function buildProgram(): Command {
     .version(packageVersion(), '-V, --version', 'print the docsnap version')
     .showHelpAfterError()
     .configureHelp({ sortSubcommands: true })
-    .addCommand(exportCommand());
+    .addCommand(exportCommand())
+    .addCommand(apiCommand())
+    .addCommand(keysCommand())
+    .addCommand(jobsCommand())
+    .addCommand(agentJobsCommand());
 }

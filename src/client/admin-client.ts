@@ -74,7 +74,13 @@ export class AdminClient {
   }
 
   requestBundle(jobId: string, signal?: AbortSignal): Promise<ExportBundle> {
-    return this.request(ExportBundle, 'POST', `/v1/static-export/jobs/${enc(jobId)}/bundle`, undefined, signal);
+    return this.request(
+      ExportBundle,
+      'POST',
+      `/v1/static-export/jobs/${enc(jobId)}/bundle`,
+      undefined,
+      signal,
+    );
   }
 
   /** Polls an export until it is completed or failed (a failed job is returned, not thrown). */
@@ -82,10 +88,14 @@ export class AdminClient {
     jobId: string,
     options: WaitOptions & { onProgress?: (job: ExportJob) => void } = {},
   ): Promise<ExportJob> {
-    return this.poll(() => this.getExport(jobId, options.signal), (job) => {
-      options.onProgress?.(job);
-      return job.status === 'completed' || job.status === 'failed';
-    }, options);
+    return this.poll(
+      () => this.getExport(jobId, options.signal),
+      (job) => {
+        options.onProgress?.(job);
+        return job.status === 'completed' || job.status === 'failed';
+      },
+      options,
+    );
   }
 
   /** Polls an agent job until it is completed, archived or failed (spec section 3, rule 1). */
@@ -97,12 +107,17 @@ export class AdminClient {
     );
   }
 
-  private async poll<T>(get: () => Promise<T>, done: (value: T) => boolean, options: WaitOptions): Promise<T> {
+  private async poll<T>(
+    get: () => Promise<T>,
+    done: (value: T) => boolean,
+    options: WaitOptions,
+  ): Promise<T> {
     const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
     for (;;) {
       const value = await get();
       if (done(value)) return value;
-      if (Date.now() + (options.intervalMs ?? 2000) > deadline) throw new Error('gave up waiting: timeout reached');
+      if (Date.now() + (options.intervalMs ?? 2000) > deadline)
+        throw new Error('gave up waiting: timeout reached');
       await sleep(options.intervalMs ?? 2000, options.signal);
     }
   }
@@ -127,13 +142,18 @@ export class AdminClient {
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
           body: body === undefined ? undefined : JSON.stringify(body),
-          signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
+          signal: signal
+            ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
+            : AbortSignal.timeout(timeoutMs),
         });
         const text = await response.text();
         if (response.ok) {
           const parsed = schema.safeParse(parseJson(text));
           if (!parsed.success)
-            throw new AdminApiError(response.status, `${method} ${path}: the response does not match the API's schema`);
+            throw new AdminApiError(
+              response.status,
+              `${method} ${path}: the response does not match the API's schema`,
+            );
           return parsed.data;
         }
         const message = ErrorBody.safeParse(parseJson(text)).data?.error ?? `HTTP ${response.status}`;
@@ -141,7 +161,7 @@ export class AdminClient {
         if (response.status !== 429 && response.status < 500) throw failure;
         retryAfterMs = retryAfter(response.headers.get('retry-after'));
       } catch (error) {
-        if (error instanceof AdminApiError && (error.status < 500 && error.status !== 429)) throw error;
+        if (error instanceof AdminApiError && error.status < 500 && error.status !== 429) throw error;
         if (signal?.aborted) throw signal.reason ?? error;
         failure = error instanceof AdminApiError ? error : networkError(method, path, error);
       }
@@ -178,9 +198,11 @@ function retryAfter(header: string | null): number | undefined {
 }
 
 function networkError(method: string, path: string, error: unknown): Error {
-  const cause = error as Error & { cause?: { code?: string } };
+  const cause = error as Error & { cause?: { code?: string; message?: string } };
   const reason =
-    cause.name === 'TimeoutError' ? 'timed out' : (cause.cause?.code ?? cause.message ?? 'network error');
+    cause.name === 'TimeoutError'
+      ? 'timed out'
+      : (cause.cause?.code ?? cause.cause?.message ?? cause.message ?? 'network error');
   return new Error(`${method} ${path}: ${reason}`);
 }
 

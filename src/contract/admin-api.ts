@@ -22,7 +22,10 @@ export const AgentJob = z
       ref: z.string().nullable().describe('The Git branch the agent works on.'),
     }),
     model: z.string().describe('The AI model used for this job.'),
-    prLink: z.url().nullable().describe('URL of the pull request the agent created; null while active or when nothing changed.'),
+    prLink: z
+      .url()
+      .nullable()
+      .describe('URL of the pull request the agent created; null while active or when nothing changed.'),
     createdAt: isoDateTime.describe('Time the job was created.'),
     archivedAt: isoDateTime.nullable().describe('Time the job was archived.'),
   })
@@ -30,7 +33,8 @@ export const AgentJob = z
 export type AgentJob = z.infer<typeof AgentJob>;
 
 /** A DNS hostname: no scheme, port, slash or path. */
-const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+const HOSTNAME =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 export const Domain = z
   .string()
   .regex(HOSTNAME, 'must be a hostname like docs.example.com, without scheme, port or path')

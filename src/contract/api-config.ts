@@ -82,13 +82,22 @@ export const ApiConfig = z
       .object({
         host: z.string().default('127.0.0.1'),
         port: z.number().int().min(0).max(65_535).default(8080),
-        bodyLimitBytes: z.number().int().positive().default(64 * 1024),
+        bodyLimitBytes: z
+          .number()
+          .int()
+          .positive()
+          .default(64 * 1024),
         trustProxy: z.boolean().default(false),
       })
       .strict()
       .default({ host: '127.0.0.1', port: 8080, bodyLimitBytes: 64 * 1024, trustProxy: false }),
     auth: z
-      .object({ keyPrefix: z.string().regex(/^[a-z][a-z0-9]{1,30}$/, 'lowercase letters and digits').default('docsnap') })
+      .object({
+        keyPrefix: z
+          .string()
+          .regex(/^[a-z][a-z0-9]{1,30}$/, 'lowercase letters and digits')
+          .default('docsnap'),
+      })
       .strict()
       .default({ keyPrefix: 'docsnap' }),
     organizations: z.array(Organization).min(1),
@@ -101,7 +110,10 @@ export const ApiConfig = z
     exports: z
       .object({
         concurrency: z.number().int().min(1).max(64).default(1),
-        workDir: z.string().optional().describe('Scratch space for git checkouts and archives; default: the system temp dir.'),
+        workDir: z
+          .string()
+          .optional()
+          .describe('Scratch space for git checkouts and archives; default: the system temp dir.'),
       })
       .strict()
       .default({ concurrency: 1 }),
@@ -118,16 +130,28 @@ export const ApiConfig = z
     const orgs = new Set(config.organizations.map((o) => o.id));
     config.sites.forEach((site, i) => {
       if (!orgs.has(site.organization))
-        ctx.addIssue({ code: 'custom', path: ['sites', i, 'organization'], message: `no organization "${site.organization}"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sites', i, 'organization'],
+          message: `no organization "${site.organization}"`,
+        });
     });
     const domains = new Set<string>();
     config.sites.forEach((site, i) => {
       if (domains.has(site.domain))
-        ctx.addIssue({ code: 'custom', path: ['sites', i, 'domain'], message: `${site.domain} is configured twice` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sites', i, 'domain'],
+          message: `${site.domain} is configured twice`,
+        });
       domains.add(site.domain);
     });
     const week = 7 * 86_400_000;
     if ('s3' in config.storage && config.links.lifetime > week)
-      ctx.addIssue({ code: 'custom', path: ['links', 'lifetime'], message: 'S3 presigned links last at most 7 days (SigV4)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['links', 'lifetime'],
+        message: 'S3 presigned links last at most 7 days (SigV4)',
+      });
   });
 export type ApiConfig = z.infer<typeof ApiConfig>;

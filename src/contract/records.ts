@@ -24,13 +24,18 @@ export type ExportJobRecord = z.infer<typeof ExportJobRecord>;
  * (or through `docsnap agent-jobs import`): the AgentJob of the spec plus its project.
  */
 export const AgentJobRecord = AgentJob.extend({
-  projectId: z.string().min(1).max(128).regex(/^[\w.-]+$/, 'may hold letters, digits, ".", "_" and "-" only'),
-  id: z.string().min(1).max(128).regex(/^[\w.-]+$/, 'may hold letters, digits, ".", "_" and "-" only'),
+  projectId: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[\w.-]+$/, 'may hold letters, digits, ".", "_" and "-" only'),
+  id: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[\w.-]+$/, 'may hold letters, digits, ".", "_" and "-" only'),
 });
 export type AgentJobRecord = z.infer<typeof AgentJobRecord>;
-
-/** An import file: one record or a list of them. */
-export const AgentJobImport = z.union([AgentJobRecord, z.array(AgentJobRecord)]);
 
 /** An admin key as stored: only its hash, never the key. */
 export const ApiKeyRecord = z.object({

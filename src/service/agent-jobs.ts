@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { AgentJob } from '../contract/admin-api.ts';
-import { AgentJobImport, AgentJobRecord } from '../contract/records.ts';
+import { describeIssues } from '../contract/issues.ts';
+import { AgentJobRecord } from '../contract/records.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { ServiceRefusal } from './errors.ts';
 
@@ -16,7 +18,12 @@ export class AgentJobs {
 
   async get(projectId: string, id: string): Promise<AgentJob> {
     const notFound = new ServiceRefusal('not-found', `no agent job ${id} in project ${projectId}`);
-    if (!/^[\w.-]+$/.test(projectId) || !/^[\w.-]+$/.test(id) || projectId.startsWith('.') || id.startsWith('.'))
+    if (
+      !/^[\w.-]+$/.test(projectId) ||
+      !/^[\w.-]+$/.test(id) ||
+      projectId.startsWith('.') ||
+      id.startsWith('.')
+    )
       throw notFound;
     const raw = await this.store.getJson(`agent-jobs/${projectId}/${id}.json`);
     if (raw === undefined) throw notFound;
@@ -27,10 +34,18 @@ export class AgentJobs {
   }
 
   /** Stores records (one or a list); returns how many. Validates all before storing any. */
-  async import(raw: unknown): Promise<number> {
-    const records = AgentJobImport.parse(raw);
-    const list = Array.isArray(records) ? records : [records];
-    for (const record of list) await this.store.putJson(`agent-jobs/${record.projectId}/${record.id}.json`, record);
+  async import(raw: unknown, source = 'input'): Promise<number> {
+    const parsed = (Array.isArray(raw) ? z.array(AgentJobRecord) : AgentJobRecord).safeParse(raw);
+    if (!parsed.success)
+      throw new ServiceRefusal(
+        'invalid',
+        `${source} holds no valid agent job records:\n${describeIssues(parsed.error)
+          .map((l) => `  ${l}`)
+          .join('\n')}`,
+      );
+    const list = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
+    for (const record of list)
+      await this.store.putJson(`agent-jobs/${record.projectId}/${record.id}.json`, record);
     return list.length;
   }
 }

@@ -80,7 +80,10 @@ export class ExportJobs {
     this.requireEnterprise(organization);
     const record = await this.find(organization, jobId);
     if (record.status !== 'completed' || !record.archive)
-      throw new ServiceRefusal('conflict', `export job ${jobId} is ${record.status}; a bundle needs a completed job`);
+      throw new ServiceRefusal(
+        'conflict',
+        `export job ${jobId} is ${record.status}; a bundle needs a completed job`,
+      );
     const link = await this.store.presignGet(record.archive.key, this.config.links.lifetime);
     return {
       jobId,
@@ -147,7 +150,8 @@ export class ExportJobs {
   }
 
   private async run(jobId: string, signal: AbortSignal): Promise<void> {
-    let record = this.records.get(jobId) ?? ExportJobRecord.parse(await this.store.getJson(`${JOBS}${jobId}.json`));
+    let record =
+      this.records.get(jobId) ?? ExportJobRecord.parse(await this.store.getJson(`${JOBS}${jobId}.json`));
     const site = this.config.sites.find((s) => s.domain === record.domain);
     if (!site) {
       await this.finish(record, { status: 'failed', error: `${record.domain} is no longer configured` });
@@ -167,11 +171,18 @@ export class ExportJobs {
         options: exportOptions(site, record),
         onProgress: (progress) => {
           // Live in memory for status reads; to the store now and then, so a reader elsewhere sees it too.
-          record = { ...record, progress: Math.min(progress.progress, 99), pageCount: progress.pageCount, updatedAt: now() };
+          record = {
+            ...record,
+            progress: Math.min(progress.progress, 99),
+            pageCount: progress.pageCount,
+            updatedAt: now(),
+          };
           this.remember(record);
           if (Date.now() - lastSaved >= PERSIST_INTERVAL_MS) {
             lastSaved = Date.now();
-            this.save(record).catch((error: unknown) => this.log.warn({ jobId, err: error }, 'could not store progress'));
+            this.save(record).catch((error: unknown) =>
+              this.log.warn({ jobId, err: error }, 'could not store progress'),
+            );
           }
         },
       });
@@ -184,7 +195,10 @@ export class ExportJobs {
         pageCount: result.pageCount,
         archive: { key, sizeBytes: archive.sizeBytes, sha256: archive.sha256 },
       });
-      this.log.info({ jobId, pageCount: result.pageCount, warnings: result.warnings.length }, 'export job completed');
+      this.log.info(
+        { jobId, pageCount: result.pageCount, warnings: result.warnings.length },
+        'export job completed',
+      );
     } catch (error) {
       if (this.closing && signal.aborted) {
         // Shutting down: the job stays queued for the next process.

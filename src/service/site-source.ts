@@ -27,7 +27,9 @@ export async function checkoutSite(site: SiteConfig, workDir: string, signal?: A
     } catch (error) {
       const stderr = String((error as { stderr?: string }).stderr ?? '').trim();
       // git's own words, without any credentials a URL may carry.
-      throw new Error(`git ${args[0]} of ${redactUrl(url)} (${ref}) failed: ${redactUrl(stderr) || (error as Error).message}`);
+      throw new Error(
+        `git ${args[0]} of ${redactUrl(url)} (${ref}) failed: ${redactUrl(stderr) || (error as Error).message}`,
+      );
     }
   };
   await git('init', '--quiet');

@@ -50,7 +50,12 @@ export class S3ObjectStore implements ObjectStore {
   async putFile(key: string, path: string, contentType: string): Promise<void> {
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.bucket, Key: this.key(key), Body: createReadStream(path), ContentType: contentType },
+      params: {
+        Bucket: this.bucket,
+        Key: this.key(key),
+        Body: createReadStream(path),
+        ContentType: contentType,
+      },
       queueSize: 4,
       partSize: 8 * 1024 * 1024,
     });
@@ -70,7 +75,9 @@ export class S3ObjectStore implements ObjectStore {
 
   async getJson(key: string): Promise<unknown> {
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      const object = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }),
+      );
       return JSON.parse((await object.Body?.transformToString('utf8')) ?? 'null');
     } catch (error) {
       if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
@@ -85,7 +92,8 @@ export class S3ObjectStore implements ObjectStore {
       const page = await this.client.send(
         new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.key(prefix), ContinuationToken: token }),
       );
-      for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key.slice(this.prefix.length));
+      for (const object of page.Contents ?? [])
+        if (object.Key) keys.push(object.Key.slice(this.prefix.length));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     return keys;

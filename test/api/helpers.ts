@@ -16,7 +16,11 @@ export class LogCapture extends Writable {
 }
 
 /** A configuration for tests: organizations of each kind, sites for them, a local store. */
-export function testConfigYaml(storeDir: string, extra = '', storage = `local: { dir: ${storeDir} }`): string {
+export function testConfigYaml(
+  storeDir: string,
+  extra = '',
+  storage = `local: { dir: ${storeDir} }`,
+): string {
   const broken = docsRepo({ 'docs.json': '{"name": "Broken", "navigation": 42}' });
   return `
 server: { host: 127.0.0.1, port: 0 }
@@ -47,7 +51,10 @@ export async function startTestApi(
   storageYaml?: string,
 ): Promise<TestApi> {
   const config = parseApiConfig(testConfigYaml(storeDir, extraYaml, storageYaml));
-  const keyStore = new ApiKeys(openObjectStore(config.storage, () => ''), config.auth.keyPrefix);
+  const keyStore = new ApiKeys(
+    openObjectStore(config.storage, () => ''),
+    config.auth.keyPrefix,
+  );
   const keys = {
     acme: await keyStore.create('acme'),
     smallco: await keyStore.create('smallco'),

@@ -16,16 +16,23 @@ describe('a restart of docsnap api', () => {
   it('resumes a job that was running when the server stopped', { timeout: 60_000 }, async () => {
     const store = tempDir('docsnap-store-');
     const first = await start(store);
-    const { body } = await call(first, 'POST', '/v1/static-export/jobs', { key: first.keys.acme, body: { domain: 'docs.acme.test' } });
+    const { body } = await call(first, 'POST', '/v1/static-export/jobs', {
+      key: first.keys.acme,
+      body: { domain: 'docs.acme.test' },
+    });
     for (let i = 0; i < 200; i++) {
-      const status = await call(first, 'GET', `/v1/static-export/jobs/${body.jobId}`, { key: first.keys.acme });
+      const status = await call(first, 'GET', `/v1/static-export/jobs/${body.jobId}`, {
+        key: first.keys.acme,
+      });
       if (status.body.status === 'running') break;
       await new Promise((r) => setTimeout(r, 10));
     }
     await first.close();
     running.length = 0;
     // The stored record says the job is still to do, not "running" forever.
-    expect(((await first.store.getJson(`jobs/${body.jobId}.json`)) as { status: string }).status).toBe('queued');
+    expect(((await first.store.getJson(`jobs/${body.jobId}.json`)) as { status: string }).status).toBe(
+      'queued',
+    );
 
     const second = await start(store);
     const seen = await waitForJob(second, body.jobId, second.keys.acme);
@@ -34,7 +41,9 @@ describe('a restart of docsnap api', () => {
     expect(record.attempts).toBe(2);
   });
 
-  it('resumes a job a crashed server left running, and fails one whose site is gone, with the reason', { timeout: 60_000 }, async () => {
+  it('resumes a job a crashed server left running, and fails one whose site is gone, with the reason', {
+    timeout: 60_000,
+  }, async () => {
     const store = tempDir('docsnap-store-');
     const first = await start(store);
     const record = (id: string, domain: string) => ({
@@ -50,13 +59,21 @@ describe('a restart of docsnap api', () => {
     });
     await first.close();
     running.length = 0;
-    await first.store.putJson('jobs/se_00000000000000a1.json', record('se_00000000000000a1', 'docs.acme.test'));
-    await first.store.putJson('jobs/se_00000000000000a2.json', record('se_00000000000000a2', 'gone.acme.test'));
+    await first.store.putJson(
+      'jobs/se_00000000000000a1.json',
+      record('se_00000000000000a1', 'docs.acme.test'),
+    );
+    await first.store.putJson(
+      'jobs/se_00000000000000a2.json',
+      record('se_00000000000000a2', 'gone.acme.test'),
+    );
 
     const second = await start(store);
     const resumed = await waitForJob(second, 'se_00000000000000a1', second.keys.acme);
     expect(resumed.at(-1)).toMatchObject({ status: 'completed' });
-    const gone = await call(second, 'GET', '/v1/static-export/jobs/se_00000000000000a2', { key: second.keys.acme });
+    const gone = await call(second, 'GET', '/v1/static-export/jobs/se_00000000000000a2', {
+      key: second.keys.acme,
+    });
     expect(gone.body.status).toBe('failed');
     expect(gone.body.error).toMatch(/restarted.*gone\.acme\.test is no longer configured/);
   });

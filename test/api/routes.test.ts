@@ -52,7 +52,11 @@ describe('authentication (spec section 5)', () => {
   it.each([
     ['no Authorization header', {}, /missing admin key/],
     ['a non-bearer scheme', { authorization: 'Basic abc' }, /malformed Authorization/],
-    ['a key without the prefix', { authorization: 'Bearer sk_abcdefghijklmnopqrstuvwxyz' }, /malformed admin key/],
+    [
+      'a key without the prefix',
+      { authorization: 'Bearer sk_abcdefghijklmnopqrstuvwxyz' },
+      /malformed admin key/,
+    ],
     ['an unknown key', { authorization: `Bearer docsnap_${'A'.repeat(43)}` }, /unknown admin key/],
   ])('refuses %s with 401 and a Bearer challenge', async (_name, headers, message) => {
     const response = await call(api, 'GET', '/v1/static-export/jobs/se_0123456789abcdef', { headers });
@@ -64,7 +68,9 @@ describe('authentication (spec section 5)', () => {
 
 describe('GET /v2/agent/{projectId}/job/{id}', () => {
   it('returns every field of an AgentJob, nullable fields as null', async () => {
-    const { status, body } = await call(api, 'GET', '/v2/agent/proj-1/job/job-active', { key: api.keys.acme });
+    const { status, body } = await call(api, 'GET', '/v2/agent/proj-1/job/job-active', {
+      key: api.keys.acme,
+    });
     expect(status).toBe(200);
     expect(body).toEqual({
       id: 'job-active',
@@ -141,7 +147,10 @@ describe('static export jobs', () => {
   });
 
   it('is 404 for a domain nobody owns, 403 for a domain of another organization or without Enterprise', async () => {
-    const unknown = await call(api, 'POST', '/v1/static-export/jobs', { key: api.keys.acme, body: { domain: 'nobody.test' } });
+    const unknown = await call(api, 'POST', '/v1/static-export/jobs', {
+      key: api.keys.acme,
+      body: { domain: 'nobody.test' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toMatch(/nobody\.test/);
     const foreign = await call(api, 'POST', '/v1/static-export/jobs', {
@@ -172,7 +181,9 @@ describe('static export jobs', () => {
   });
 
   it('refuses the bundle with 409 while the job is not completed', async () => {
-    const response = await call(api, 'POST', `/v1/static-export/jobs/${jobId}/bundle`, { key: api.keys.acme });
+    const response = await call(api, 'POST', `/v1/static-export/jobs/${jobId}/bundle`, {
+      key: api.keys.acme,
+    });
     expect(response.status).toBe(409);
     expect(response.body.error).toMatch(/completed/);
   });
@@ -188,15 +199,21 @@ describe('static export jobs', () => {
   });
 
   it('hides a job from other organizations, and is 400 for a malformed job id', async () => {
-    expect((await call(api, 'GET', `/v1/static-export/jobs/${jobId}`, { key: api.keys.other })).status).toBe(404);
+    expect((await call(api, 'GET', `/v1/static-export/jobs/${jobId}`, { key: api.keys.other })).status).toBe(
+      404,
+    );
     const bad = await call(api, 'GET', '/v1/static-export/jobs/not-a-job', { key: api.keys.acme });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/params\.jobId/);
-    const unknown = await call(api, 'GET', '/v1/static-export/jobs/se_0000000000000000', { key: api.keys.acme });
+    const unknown = await call(api, 'GET', '/v1/static-export/jobs/se_0000000000000000', {
+      key: api.keys.acme,
+    });
     expect(unknown.status).toBe(404);
   });
 
-  it('gives a working link that expires, and a fresh one for the same job on request', { timeout: 30_000 }, async () => {
+  it('gives a working link that expires, and a fresh one for the same job on request', {
+    timeout: 30_000,
+  }, async () => {
     const first = await call(api, 'POST', `/v1/static-export/jobs/${jobId}/bundle`, {
       key: api.keys.acme,
       headers: { 'content-type': 'application/json' }, // with an empty body, as many clients send it
@@ -214,7 +231,10 @@ describe('static export jobs', () => {
     expect(existsSync(join(dir, 'index.html'))).toBe(true);
     expect(existsSync(join(dir, 'docsnap-manifest.json'))).toBe(true);
 
-    const tampered = bundle.bundleUrl.replace(/signature=([0-9a-f])/, (_m, c: string) => `signature=${c === 'a' ? 'b' : 'a'}`);
+    const tampered = bundle.bundleUrl.replace(
+      /signature=([0-9a-f])/,
+      (_m, c: string) => `signature=${c === 'a' ? 'b' : 'a'}`,
+    );
     expect((await fetch(tampered)).status).toBe(403);
     const otherJob = bundle.bundleUrl.replace(jobId, 'se_0000000000000000');
     expect((await fetch(otherJob)).status).toBe(403);
@@ -230,7 +250,9 @@ describe('static export jobs', () => {
     expect((await fetch(again.body.bundleUrl)).status).toBe(200);
   });
 
-  it('reports a job that ends badly as 200 with status failed and the reason', { timeout: 60_000 }, async () => {
+  it('reports a job that ends badly as 200 with status failed and the reason', {
+    timeout: 60_000,
+  }, async () => {
     const { body } = await call(api, 'POST', '/v1/static-export/jobs', {
       key: api.keys.acme,
       body: { domain: 'broken.acme.test' },
@@ -243,8 +265,13 @@ describe('static export jobs', () => {
   });
 
   it('answers 500 without internals when a stored record is corrupt', async () => {
-    await api.store.putJson('jobs/se_00000000000000ff.json', { jobId: 'se_00000000000000ff', organization: 'acme' });
-    const response = await call(api, 'GET', '/v1/static-export/jobs/se_00000000000000ff', { key: api.keys.acme });
+    await api.store.putJson('jobs/se_00000000000000ff.json', {
+      jobId: 'se_00000000000000ff',
+      organization: 'acme',
+    });
+    const response = await call(api, 'GET', '/v1/static-export/jobs/se_00000000000000ff', {
+      key: api.keys.acme,
+    });
     expect(response.status).toBe(500);
     expect(response.body).toEqual({ error: 'internal server error' });
   });
@@ -280,7 +307,9 @@ describe('unknown routes and the OpenAPI document', () => {
 
 describe('logging', () => {
   it('never writes an admin key or a link signature to the log', async () => {
-    const bundle = await call(api, 'POST', '/v1/static-export/jobs/se_0000000000000000/bundle', { key: api.keys.acme });
+    const bundle = await call(api, 'POST', '/v1/static-export/jobs/se_0000000000000000/bundle', {
+      key: api.keys.acme,
+    });
     expect(bundle.status).toBe(404);
     await fetch(`${api.url}/downloads/bundles/x.tar.gz?expires=1&signature=${'ab'.repeat(32)}`);
     expect(api.log.text).toContain('"authorization":"[redacted]"');

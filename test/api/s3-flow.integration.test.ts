@@ -31,13 +31,20 @@ describe('docsnap api with the S3 store (versitygw)', () => {
   });
   afterAll(() => api?.close());
 
-  it('start → poll → bundle → download → untar; the link expires; a new request gives a working one', { timeout: 90_000 }, async () => {
-    const { status, body } = await call(api, 'POST', '/v1/static-export/jobs', { key: api.keys.acme, body: { domain: 'docs.acme.test' } });
+  it('start → poll → bundle → download → untar; the link expires; a new request gives a working one', {
+    timeout: 90_000,
+  }, async () => {
+    const { status, body } = await call(api, 'POST', '/v1/static-export/jobs', {
+      key: api.keys.acme,
+      body: { domain: 'docs.acme.test' },
+    });
     expect(status).toBe(202);
     const done = (await waitForJob(api, body.jobId)).at(-1);
     expect(done).toMatchObject({ status: 'completed', pageCount: 23 });
 
-    const bundle = await call(api, 'POST', `/v1/static-export/jobs/${body.jobId}/bundle`, { key: api.keys.acme });
+    const bundle = await call(api, 'POST', `/v1/static-export/jobs/${body.jobId}/bundle`, {
+      key: api.keys.acme,
+    });
     expect(bundle.status).toBe(200);
     expect(bundle.body.bundleUrl).toContain(`${s3.endpoint}/${bucket}/exports/bundles/${body.jobId}.tar.gz?`);
     expect(bundle.body.bundleUrl).toContain('X-Amz-Signature=');
@@ -52,7 +59,9 @@ describe('docsnap api with the S3 store (versitygw)', () => {
 
     await new Promise((r) => setTimeout(r, Date.parse(bundle.body.expiresAt) - Date.now() + 1500));
     expect((await fetch(bundle.body.bundleUrl)).status).toBe(403);
-    const fresh = await call(api, 'POST', `/v1/static-export/jobs/${body.jobId}/bundle`, { key: api.keys.acme });
+    const fresh = await call(api, 'POST', `/v1/static-export/jobs/${body.jobId}/bundle`, {
+      key: api.keys.acme,
+    });
     expect(fresh.body.bundleUrl).not.toBe(bundle.body.bundleUrl);
     expect((await fetch(fresh.body.bundleUrl)).status).toBe(200);
     // Job records and keys live in the bucket too: nothing is kept only in the server's memory.

@@ -22,7 +22,12 @@ class ScriptedServer {
 
   async start(): Promise<void> {
     this.server = createServer((req: IncomingMessage, res) => {
-      this.requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, at: Date.now() });
+      this.requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        authorization: req.headers.authorization,
+        at: Date.now(),
+      });
       const next = this.script.shift() ?? ((r: ServerResponse) => r.writeHead(500).end());
       next(res);
     });
@@ -41,8 +46,10 @@ class ScriptedServer {
   }
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (res: ServerResponse) =>
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  (res: ServerResponse) =>
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 const hang = () => () => {}; // never answers: the client's timeout must fire
 
 describe('AdminClient against a misbehaving server', () => {
@@ -50,7 +57,13 @@ describe('AdminClient against a misbehaving server', () => {
   beforeAll(() => server.start());
   afterAll(() => server.stop());
   const client = () =>
-    new AdminClient({ baseUrl: server.url, adminKey: 'docsnap_test', backoffMs: 20, timeoutMs: 300, maxAttempts: 4 });
+    new AdminClient({
+      baseUrl: server.url,
+      adminKey: 'docsnap_test',
+      backoffMs: 20,
+      timeoutMs: 300,
+      maxAttempts: 4,
+    });
 
   it('retries 500, a timeout and 429 (waiting Retry-After), then returns the checked response', async () => {
     server.reply(
@@ -68,7 +81,9 @@ describe('AdminClient against a misbehaving server', () => {
 
   it('does not retry other 4xx, and reports the server message and status', async () => {
     server.reply(json(409, { error: 'export job se_x is running; a bundle needs a completed job' }));
-    const error = await client().requestBundle(job.jobId).catch((e: unknown) => e);
+    const error = await client()
+      .requestBundle(job.jobId)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AdminApiError);
     expect((error as AdminApiError).status).toBe(409);
     expect((error as Error).message).toMatch(/needs a completed job/);
@@ -76,8 +91,15 @@ describe('AdminClient against a misbehaving server', () => {
   });
 
   it('gives up after maxAttempts with the last failure', async () => {
-    server.reply(json(503, { error: 'down' }), json(503, { error: 'down' }), json(503, { error: 'down' }), json(503, { error: 'down' }));
-    const error = await client().getExport(job.jobId).catch((e: unknown) => e);
+    server.reply(
+      json(503, { error: 'down' }),
+      json(503, { error: 'down' }),
+      json(503, { error: 'down' }),
+      json(503, { error: 'down' }),
+    );
+    const error = await client()
+      .getExport(job.jobId)
+      .catch((e: unknown) => e);
     expect((error as AdminApiError).status).toBe(503);
     expect(server.requests).toHaveLength(4);
   });
@@ -88,9 +110,16 @@ describe('AdminClient against a misbehaving server', () => {
   });
 
   it('waitForExport polls until the job ends, reporting progress', async () => {
-    server.reply(json(200, job), json(200, { ...job, progress: 80 }), json(200, { ...job, status: 'completed', progress: 100 }));
+    server.reply(
+      json(200, job),
+      json(200, { ...job, progress: 80 }),
+      json(200, { ...job, status: 'completed', progress: 100 }),
+    );
     const progress: number[] = [];
-    const done = await client().waitForExport(job.jobId, { intervalMs: 10, onProgress: (j) => progress.push(j.progress) });
+    const done = await client().waitForExport(job.jobId, {
+      intervalMs: 10,
+      onProgress: (j) => progress.push(j.progress),
+    });
     expect(done.status).toBe('completed');
     expect(progress).toEqual([40, 80, 100]);
   });
@@ -108,7 +137,10 @@ describe('AdminClient against docsnap api', () => {
     const client = new AdminClient({ baseUrl: api.url, adminKey: api.keys.acme });
     const started = await client.startExport({ domain: 'docs.acme.test' });
     const seen: number[] = [];
-    const done = await client.waitForExport(started.jobId, { intervalMs: 100, onProgress: (j) => seen.push(j.progress) });
+    const done = await client.waitForExport(started.jobId, {
+      intervalMs: 100,
+      onProgress: (j) => seen.push(j.progress),
+    });
     expect(done).toMatchObject({ status: 'completed', progress: 100, pageCount: 23 });
     const bundle = await client.requestBundle(started.jobId);
     expect((await fetch(bundle.bundleUrl)).status).toBe(200);

@@ -1,0 +1,125 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfigYaml } from '../api/helpers.ts';
+import { tempDir } from '../export/fixtures.ts';
+
+const run = promisify(execFile);
+const cli = (...args: string[]) => [join(process.cwd(), 'src/cli/main.ts'), ...args];
+
+describe('docsnap api, keys, jobs and agent-jobs commands', () => {
+  const dir = tempDir();
+  const config = join(dir, 'api.yaml');
+  let server: ChildProcess;
+  let env: NodeJS.ProcessEnv;
+  let logs = '';
+
+  beforeAll(async () => {
+    writeFileSync(config, testConfigYaml(join(dir, 'store')));
+    const key = (
+      await run(process.execPath, cli('keys', 'create', '--config', config, '--org', 'acme'))
+    ).stdout.trim();
+    expect(key).toMatch(/^docsnap_[\w-]{40,}$/);
+    server = spawn(process.execPath, cli('api', '--config', config), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      server.stdout?.on('data', (chunk: Buffer) => {
+        logs += chunk.toString();
+        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(logs);
+        if (match) resolve(match[1] as string);
+      });
+      server.on('exit', (code) => reject(new Error(`docsnap api exited with ${code}: ${logs}`)));
+    });
+    env = { ...process.env, DOCSNAP_API_URL: url, DOCSNAP_ADMIN_KEY: key };
+  }, 30_000);
+  afterAll(() => {
+    server?.kill('SIGTERM');
+  });
+
+  it('jobs start --wait follows the export and prints a working bundle link', {
+    timeout: 60_000,
+  }, async () => {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      cli('jobs', 'start', '--domain', 'docs.acme.test', '--wait'),
+      { env },
+    );
+    const link = stdout.trim();
+    expect(link).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/downloads\/bundles\/se_[0-9a-f]{16}\.tar\.gz\?expires=\d+&signature=[0-9a-f]{64}$/,
+    );
+    expect(stderr).toMatch(/23 pages/);
+    expect((await fetch(link)).status).toBe(200);
+    const jobId = /se_[0-9a-f]{16}/.exec(link)?.[0] as string;
+    const status = JSON.parse((await run(process.execPath, cli('jobs', 'status', jobId), { env })).stdout);
+    expect(status).toMatchObject({ jobId, status: 'completed', progress: 100, pageCount: 23 });
+    const bundle = JSON.parse((await run(process.execPath, cli('jobs', 'bundle', jobId), { env })).stdout);
+    expect(bundle.bundleUrl).toContain(jobId);
+  });
+
+  it('agent-jobs import stores records; get prints the job, exit 0 when completed and 1 when failed', async () => {
+    const records = join(dir, 'agent-jobs.json');
+    const job = (id: string, status: string, prLink: string | null) => ({
+      projectId: 'proj-1',
+      id,
+      status,
+      source: { repository: 'https://github.com/acme/docs', ref: 'main' },
+      model: 'claude-sonnet',
+      prLink,
+      createdAt: '2026-11-01T10:00:00.000Z',
+      archivedAt: null,
+    });
+    writeFileSync(
+      records,
+      JSON.stringify([
+        job('ok', 'completed', 'https://github.com/acme/docs/pull/1'),
+        job('bad', 'failed', null),
+      ]),
+    );
+    const imported = await run(process.execPath, cli('agent-jobs', 'import', records, '--config', config));
+    expect(imported.stdout).toContain('imported 2 agent jobs');
+    const ok = await run(process.execPath, cli('agent-jobs', 'get', 'proj-1', 'ok', '--wait'), { env });
+    expect(JSON.parse(ok.stdout).prLink).toBe('https://github.com/acme/docs/pull/1');
+    expect(ok.stderr).toContain('pull request: https://github.com/acme/docs/pull/1');
+    await expect(
+      run(process.execPath, cli('agent-jobs', 'get', 'proj-1', 'bad'), { env }),
+    ).rejects.toMatchObject({ code: 1 });
+  });
+
+  it('refuses a bad agent job file and a bad configuration, naming the fields', async () => {
+    const bad = join(dir, 'bad-jobs.json');
+    writeFileSync(bad, JSON.stringify({ projectId: 'proj-1', id: 'x', status: 'sleeping' }));
+    await expect(
+      run(process.execPath, cli('agent-jobs', 'import', bad, '--config', config)),
+    ).rejects.toMatchObject({
+      stderr: expect.stringMatching(/^ {2}status: /m),
+    });
+    const badConfig = join(dir, 'bad.yaml');
+    writeFileSync(
+      badConfig,
+      'organizations: [{ id: acme, plan: platinum }]\nsites: [{ domain: "https://x", organization: nobody, source: { path: . } }]\nstorage: { local: { dir: /tmp/x } }\nlinks: { lifetime: soon }\n',
+    );
+    const failure = await run(process.execPath, cli('api', '--config', badConfig)).catch(
+      (e: { stderr: string }) => e,
+    );
+    expect(failure.stderr).toContain('organizations[0].plan');
+    expect(failure.stderr).toContain('sites[0].domain');
+    expect(failure.stderr).toContain('links.lifetime: "soon" is not a duration');
+  });
+
+  it('reports an unreachable API clearly', { timeout: 30_000 }, async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const unreachable = { ...env, DOCSNAP_API_URL: `http://127.0.0.1:${port}` };
+    const failure = (await run(process.execPath, cli('jobs', 'status', 'se_0123456789abcdef'), {
+      env: unreachable,
+    }).catch((e: unknown) => e)) as { stderr: string; code: number };
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toMatch(/GET \/v1\/static-export\/jobs\/se_0123456789abcdef: ECONNREFUSED/);
+  });
+});
