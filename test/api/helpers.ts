@@ -65,13 +65,17 @@ export async function startTestApi(
   return Object.assign(api, { keys, log, config });
 }
 
+/** A parsed JSON response body: tests check it field by field. */
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field in tests
+export type Body = any;
+
 /** One HTTP call to the server; the JSON body parsed when there is one. */
 export async function call(
   api: { url: string },
   method: string,
   path: string,
   options: { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
-): Promise<{ status: number; body: any; headers: Headers }> {
+): Promise<{ status: number; body: Body; headers: Headers }> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body: string | undefined = options.rawBody;
@@ -89,8 +93,8 @@ export async function call(
 }
 
 /** Polls a job until it is completed or failed. */
-export async function waitForJob(api: TestApi, jobId: string, key = api.keys.acme): Promise<any[]> {
-  const seen: any[] = [];
+export async function waitForJob(api: TestApi, jobId: string, key = api.keys.acme): Promise<Body[]> {
+  const seen: Body[] = [];
   for (let i = 0; i < 600; i++) {
     const { body } = await call(api, 'GET', `/v1/static-export/jobs/${jobId}`, { key });
     seen.push(body);

@@ -76,7 +76,7 @@ describe('AdminClient against a misbehaving server', () => {
     expect(result).toEqual(job);
     expect(server.requests).toHaveLength(4);
     expect(server.requests.every((r) => r.authorization === 'Bearer docsnap_test')).toBe(true);
-    expect(server.requests[3]!.at - server.requests[2]!.at).toBeGreaterThanOrEqual(950); // Retry-After: 1
+    expect((server.requests[3]?.at ?? 0) - (server.requests[2]?.at ?? 0)).toBeGreaterThanOrEqual(950); // Retry-After: 1
   });
 
   it('does not retry other 4xx, and reports the server message and status', async () => {
