@@ -71,8 +71,10 @@ export async function buildApiServer(
     loggerInstance: logger,
     bodyLimit: config.server.bodyLimitBytes,
     trustProxy: config.server.trustProxy,
-    disableRequestLogging: false,
     return503OnClosing: true,
+    // Long path parameters reach the route and are refused by its schema (400 naming the
+    // parameter) rather than by the router.
+    routerOptions: { maxParamLength: 2048 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -125,10 +127,31 @@ export async function buildApiServer(
     request.organization = result.organization;
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ error: `no route ${request.method} ${request.url.split('?')[0]}` }),
+  // A known path asked with a method it does not have is 405 with Allow, not 404.
+  const routeMethods = new Map<RegExp, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    if (route.url.endsWith('*')) return;
+    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+')}$`);
+    const known = [...routeMethods.keys()].find((p) => p.source === pattern.source) ?? pattern;
+    const methods = routeMethods.get(known) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    routeMethods.set(known, methods);
+  });
+  const noRoute = (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const methods = [...routeMethods].find(([pattern]) => pattern.test(path))?.[1];
+    if (methods)
+      return reply
+        .code(405)
+        .header('allow', [...methods].join(', '))
+        .send({ error: `${request.method} is not allowed on ${path}; use ${[...methods].join(' or ')}` });
+    return reply.code(404).send({ error: `no route ${request.method} ${path}` });
+  };
+  app.setErrorHandler((error: FastifyError, request, reply) =>
+    // Unknown methods may fail in body handling before the not-found handler runs.
+    request.is404 ? noRoute(request, reply) : sendError(error, request, reply),
   );
+  app.setNotFoundHandler(noRoute);
 
   const projectsOf = (organization: string) =>
     config.organizations.find((o) => o.id === organization)?.projects ?? [];

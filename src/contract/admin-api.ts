@@ -51,10 +51,11 @@ export const StartExportRequest = z
       .regex(/^[\w.+-]+$/, 'may hold letters, digits, ".", "_", "+" and "-" only')
       .optional()
       .describe('Version label recorded in the bundle (staticExport.version).'),
+    // Bounded so that every valid body fits the server's default 1 MiB body limit.
     paths: z
-      .array(z.string().min(1).max(1024))
+      .array(z.string().min(1).max(200))
       .min(1)
-      .max(10_000)
+      .max(500)
       .optional()
       .describe('Only these page routes or folders ("/quickstart", "api").'),
   })

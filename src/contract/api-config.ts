@@ -90,7 +90,7 @@ export const ApiConfig = z
         trustProxy: z.boolean().default(false),
       })
       .strict()
-      .default({ host: '127.0.0.1', port: 8080, bodyLimitBytes: 64 * 1024, trustProxy: false }),
+      .default({ host: '127.0.0.1', port: 8080, bodyLimitBytes: 1024 * 1024, trustProxy: false }),
     auth: z
       .object({
         keyPrefix: z

@@ -140,7 +140,7 @@ describe('static export jobs', () => {
     expect(typeof text.body.error).toBe('string');
     const huge = await call(api, 'POST', '/v1/static-export/jobs', {
       key: api.keys.acme,
-      body: { domain: 'docs.acme.test', paths: Array.from({ length: 9000 }, (_, i) => `/page-${i}`) },
+      body: { domain: 'docs.acme.test', version: 'x'.repeat(2 * 1024 * 1024) },
     });
     expect(huge.status).toBe(413);
     expect(typeof huge.body.error).toBe('string');
@@ -278,6 +278,25 @@ describe('static export jobs', () => {
 });
 
 describe('unknown routes and the OpenAPI document', () => {
+  it('answers a known path with another method 405 and Allow', async () => {
+    for (const method of ['DELETE', 'PUT', 'PATCH', 'QUERY']) {
+      const response = await call(api, method, '/v1/static-export/jobs/se_0123456789abcdef', {
+        key: api.keys.acme,
+      });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET, HEAD');
+      expect(response.body.error).toMatch(/not allowed/);
+    }
+  });
+
+  it('refuses an overlong path parameter with 400 naming it', async () => {
+    const response = await call(api, 'GET', `/v2/agent/proj-1/job/${'x'.repeat(600)}`, {
+      key: api.keys.acme,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatch(/params\.id/);
+  });
+
   it('answers an unknown route with 404 {error}', async () => {
     const response = await call(api, 'GET', '/v1/nothing', { key: api.keys.acme });
     expect(response.status).toBe(404);

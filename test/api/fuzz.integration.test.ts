@@ -1,0 +1,91 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentJobs } from '../../src/service/agent-jobs.ts';
+import { tempDir } from '../export/fixtures.ts';
+import { call, startTestApi, type TestApi, waitForJob } from './helpers.ts';
+
+const run = promisify(execFile);
+
+/** schemathesis from PyPI, installed (or found in the cache) by the same script CI runs. */
+function schemathesis(): string {
+  const output = execFileSync('bash', [join(process.cwd(), 'tools/schemathesis/build.sh')], {
+    encoding: 'utf8',
+  });
+  const path = /^SCHEMATHESIS=(.+)$/m.exec(output)?.[1];
+  if (!path) throw new Error(`tools/schemathesis/build.sh printed no SCHEMATHESIS= line:\n${output}`);
+  return path;
+}
+
+describe('fuzzing docsnap api from its own OpenAPI document (schemathesis)', () => {
+  let api: TestApi;
+  let st: string;
+  const dir = tempDir();
+
+  beforeAll(async () => {
+    st = schemathesis();
+    api = await startTestApi(
+      'rateLimits: { agentJobs: { max: 100000, window: 1h }, staticExport: { max: 100000, window: 1m } }',
+    );
+    await new AgentJobs(api.store).import({
+      projectId: 'proj-1',
+      id: 'job-done',
+      status: 'completed',
+      source: { repository: 'https://github.com/acme/docs', ref: 'main' },
+      model: 'claude-sonnet',
+      prLink: 'https://github.com/acme/docs/pull/7',
+      createdAt: '2026-11-01T10:00:00.000Z',
+      archivedAt: null,
+    });
+    // A completed job, so that status and bundle calls reach real data, not only 404s.
+    const { body } = await call(api, 'POST', '/v1/static-export/jobs', {
+      key: api.keys.acme,
+      body: { domain: 'docs.acme.test' },
+    });
+    await waitForJob(api, body.jobId);
+    writeFileSync(
+      join(dir, 'schemathesis.toml'),
+      [
+        '[[operations]]',
+        'include-path-regex = "jobId"',
+        `parameters = { jobId = "${body.jobId}" }`,
+        '[[operations]]',
+        'include-path-regex = "agent"',
+        'parameters = { projectId = "proj-1", id = "job-done" }',
+      ].join('\n'),
+    );
+  }, 120_000);
+  afterAll(() => api?.close());
+
+  it('finds no 5xx and no response that departs from the document', { timeout: 600_000 }, async () => {
+    const result = await run(
+      st,
+      [
+        '--config-file',
+        join(dir, 'schemathesis.toml'),
+        'run',
+        `${api.url}/openapi.json`,
+        '--header',
+        `Authorization: Bearer ${api.keys.acme}`,
+        '--checks',
+        'all',
+        '--max-examples',
+        '40',
+        '--workers',
+        '2',
+        '--seed',
+        '7',
+      ],
+      { env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 },
+    ).catch((error: { stdout?: string; code?: number }) => ({
+      stdout: error.stdout ?? '',
+      failed: error.code,
+    }));
+    const summary = result.stdout.slice(result.stdout.lastIndexOf('SUMMARY'));
+    expect('failed' in result ? result.stdout.slice(result.stdout.indexOf('FAILURES'), 20_000) : '').toBe('');
+    expect(summary).toMatch(/\d+ generated, \d+ passed/);
+    expect(summary).not.toMatch(/Errors:|failures/);
+  });
+});
