@@ -1,8 +1,10 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiKeyRecord } from '../contract/records.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 
 const KEYS = 'keys/';
+
+export type KeyCheck = { organization: string } | { refused: string };
 /** How often an unknown key may make the service look for keys created since it last did. */
 const RELOAD_INTERVAL_MS = 2000;
 
@@ -33,18 +35,23 @@ export class ApiKeys {
   }
 
   /** The organization a key belongs to, or why it is refused. */
-  async authenticate(key: string): Promise<{ organization: string } | { refused: string }> {
+  async authenticate(key: string): Promise<KeyCheck> {
+    return this.check(key) ?? (await this.reload(), this.check(key, true) as KeyCheck);
+  }
+
+  /**
+   * The same answer without waiting, when the keys in memory give it (every request but the
+   * first with a key created since the last look): undefined when the store must be read again.
+   */
+  check(key: string, reloaded = false): KeyCheck | undefined {
     if (!key.startsWith(`${this.prefix}_`) || !/^[\w-]{20,200}$/.test(key.slice(this.prefix.length + 1)))
       return { refused: `malformed admin key: expected ${this.prefix}_ followed by the key` };
-    const hash = digest(key);
-    let record = this.known.get(hash);
-    if (!record && Date.now() - this.loadedAt > RELOAD_INTERVAL_MS) {
-      await this.reload();
-      record = this.known.get(hash);
-    }
+    const presented = digest(key);
+    const record = this.known.get(presented);
+    if (!record && !reloaded && Date.now() - this.loadedAt > RELOAD_INTERVAL_MS) return undefined;
     // The lookup is by digest, so its timing says nothing about the key; the comparison is
     // constant-time all the same.
-    if (!record || !timingSafeEqual(Buffer.from(record.sha256, 'hex'), Buffer.from(hash, 'hex')))
+    if (!record || !timingSafeEqual(Buffer.from(record.sha256), Buffer.from(presented)))
       return { refused: 'unknown admin key' };
     return { organization: record.organization };
   }
@@ -68,5 +75,5 @@ export class ApiKeys {
 }
 
 function digest(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }

@@ -1,0 +1,112 @@
+/**
+ * npm run bench:api — GET /v1/static-export/jobs/{id} of `docsnap api` (admin key, validation,
+ * rate limiting, request logging) under autocannon on loopback, and in the same run a bare Fastify
+ * route returning the same JSON. Prints req/s and p99 latency of both.
+ * Target: docsnap at least 80% of the bare route's throughput.
+ *
+ *   npm run bench:api [-- --seconds 15 --connections 50]
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '15' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(repo, 'src/cli/main.ts');
+const work = mkdtempSync(join(tmpdir(), 'docsnap-bench-api-'));
+const children: ChildProcess[] = [];
+
+/** Starts a server process and resolves with its URL once it says where it listens. */
+function serve(args: string[], listening: RegExp): Promise<string> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = listening.exec(output);
+      if (match) {
+        resolve(match[1] as string);
+        // Keep draining what it logs, as a terminal or a log collector would.
+        child.stdout?.removeAllListeners('data');
+        child.stdout?.resume();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`)));
+  });
+}
+
+async function load(name: string, url: string, headers: Record<string, string>) {
+  const options = { url, headers, connections: Number(values.connections), pipelining: 1 };
+  await autocannon({ ...options, duration: 2 }); // warm-up: JIT, connection setup
+  const result = await autocannon({ ...options, duration: Number(values.seconds) });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { name, rps: result.requests.average, p99: result.latency.p99, total: result.requests.total };
+}
+
+try {
+  const config = join(work, 'api.yaml');
+  writeFileSync(
+    config,
+    `server: { host: 127.0.0.1, port: 0 }
+organizations: [{ id: bench, plan: enterprise, projects: [p] }]
+sites: [{ domain: docs.bench.test, organization: bench, source: { path: ${join(repo, '..', 'shared', 'corpora', 'mcp-docs')} } }]
+storage: { local: { dir: ${join(work, 'store')} } }
+rateLimits: { staticExport: { max: 1000000000, window: 1m } }
+`,
+  );
+  const key = execFileSync(process.execPath, [cli, 'keys', 'create', '--config', config, '--org', 'bench'], {
+    encoding: 'utf8',
+  }).trim();
+  const apiUrl = await serve([cli, 'api', '--config', config], /Server listening at (http:\/\/[\d.:]+)/);
+  const env = { ...process.env, DOCSNAP_API_URL: apiUrl, DOCSNAP_ADMIN_KEY: key };
+  const link = execFileSync(
+    process.execPath,
+    [cli, 'jobs', 'start', '--domain', 'docs.bench.test', '--wait'],
+    {
+      encoding: 'utf8',
+      env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const jobId = /se_[0-9a-f]{16}/.exec(link)?.[0] as string;
+  const job = execFileSync(process.execPath, [cli, 'jobs', 'status', jobId], { encoding: 'utf8', env });
+  const bareUrl = await serve(
+    [join(repo, 'bench/bare-fastify.ts'), JSON.stringify(JSON.parse(job))],
+    /listening (http:\/\/[\d.:]+)/,
+  );
+
+  console.log(
+    `machine: ${availableParallelism()} cores; node ${process.version}; autocannon ${values.connections} connections, ${values.seconds} s per run`,
+  );
+  const path = `/v1/static-export/jobs/${jobId}`;
+  const docsnap = await load('docsnap api (auth, validation, rate limit, logging)', `${apiUrl}${path}`, {
+    authorization: `Bearer ${key}`,
+  });
+  const bare = await load('bare Fastify route', `${bareUrl}${path}`, {});
+  console.table(
+    [docsnap, bare].map((r) => ({
+      server: r.name,
+      'req/s': Math.round(r.rps),
+      'p99 ms': r.p99,
+      requests: r.total,
+    })),
+  );
+  const ratio = docsnap.rps / bare.rps;
+  console.log(
+    `docsnap / bare throughput: ${ratio.toFixed(2)} (target ≥ 0.80) ${ratio >= 0.8 ? 'MET' : 'NOT MET'}`,
+  );
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+}
