@@ -36,7 +36,10 @@ export class ApiKeys {
 
   /** The organization a key belongs to, or why it is refused. */
   async authenticate(key: string): Promise<KeyCheck> {
-    return this.check(key) ?? (await this.reload(), this.check(key, true) as KeyCheck);
+    const known = this.check(key);
+    if (known) return known;
+    await this.reload();
+    return this.check(key, true) as KeyCheck;
   }
 
   /**

@@ -89,7 +89,8 @@ describe('fuzzing docsnap api from its own OpenAPI document (schemathesis)', () 
         '7',
         ...phasesFor(st),
       ],
-      { env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 },
+      // In a scratch directory: schemathesis keeps a cache of what it found beside where it runs.
+      { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 },
     ).catch((error: { stdout?: string; code?: number }) => ({
       stdout: error.stdout ?? '',
       failed: error.code,
