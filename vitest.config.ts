@@ -12,6 +12,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/**/*.integration.test.ts'],
           globalSetup: ['test/harness/print-runtime.ts'],
+          // Tests check behaviour, not time: whole-corpus exports and browser runs share two cores.
+          testTimeout: 30_000,
         },
       },
       {
