@@ -7,7 +7,7 @@
  *   npm run bench:api [-- --seconds 15 --connections 50]
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,24 +25,28 @@ const cli = join(repo, 'src/cli/main.ts');
 const work = mkdtempSync(join(tmpdir(), 'docsnap-bench-api-'));
 const children: ChildProcess[] = [];
 
-/** Starts a server process and resolves with its URL once it says where it listens. */
-function serve(args: string[], listening: RegExp): Promise<string> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Starts a server process, its output going to a file (as a log collector would take it: the
+ * load generator must not spend its CPU reading the server's log), and resolves with its URL
+ * once it says where it listens.
+ */
+async function serve(args: string[], listening: RegExp): Promise<string> {
+  const logFile = join(work, `server-${children.length}.log`);
+  const out = openSync(logFile, 'w');
+  const child = spawn(process.execPath, args, { stdio: ['ignore', out, 'inherit'] });
+  closeSync(out);
   children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = listening.exec(output);
-      if (match) {
-        resolve(match[1] as string);
-        // Keep draining what it logs, as a terminal or a log collector would.
-        child.stdout?.removeAllListeners('data');
-        child.stdout?.resume();
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`)));
+  let exited: number | null | undefined;
+  child.on('exit', (code) => {
+    exited = code;
   });
+  for (let i = 0; i < 600; i++) {
+    const match = listening.exec(readFileSync(logFile, 'utf8'));
+    if (match) return match[1] as string;
+    if (exited !== undefined) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${args.join(' ')} did not start (exit ${exited}):\n${readFileSync(logFile, 'utf8')}`);
 }
 
 async function load(name: string, url: string, headers: Record<string, string>) {
