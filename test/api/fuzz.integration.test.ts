@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentJobs } from '../../src/service/agent-jobs.ts';
 import { tempDir } from '../export/fixtures.ts';
-import { call, startTestApi, type TestApi, waitForJob } from './helpers.ts';
+import { agentJobRecord, call, startTestApi, type TestApi, waitForJob } from './helpers.ts';
 
 const run = promisify(execFile);
 
@@ -39,16 +39,7 @@ describe('fuzzing docsnap api from its own OpenAPI document (schemathesis)', () 
     api = await startTestApi(
       'rateLimits: { agentJobs: { max: 100000, window: 1h }, staticExport: { max: 100000, window: 1m } }',
     );
-    await new AgentJobs(api.store).import({
-      projectId: 'proj-1',
-      id: 'job-done',
-      status: 'completed',
-      source: { repository: 'https://github.com/acme/docs', ref: 'main' },
-      model: 'claude-sonnet',
-      prLink: 'https://github.com/acme/docs/pull/7',
-      createdAt: '2026-11-01T10:00:00.000Z',
-      archivedAt: null,
-    });
+    await new AgentJobs(api.store).import(agentJobRecord());
     // A completed job, so that status and bundle calls reach real data, not only 404s.
     const { body } = await call(api, 'POST', '/v1/static-export/jobs', {
       key: api.keys.acme,

@@ -2,9 +2,25 @@ import { Writable } from 'node:stream';
 import { parseApiConfig } from '../../src/api/config-file.ts';
 import { type RunningApi, startApi } from '../../src/api/start.ts';
 import type { ApiConfig } from '../../src/contract/api-config.ts';
+import type { AgentJobRecord } from '../../src/contract/records.ts';
 import { ApiKeys } from '../../src/service/api-keys.ts';
 import { openObjectStore } from '../../src/storage/open-store.ts';
 import { CORPORA, docsRepo, tempDir } from '../export/fixtures.ts';
+
+/** An agent job record as an agent system writes it: a completed job of proj-1 unless told otherwise. */
+export function agentJobRecord(overrides: Partial<AgentJobRecord> = {}): AgentJobRecord {
+  return {
+    projectId: 'proj-1',
+    id: 'job-done',
+    status: 'completed',
+    source: { repository: 'https://github.com/acme/docs', ref: 'main' },
+    model: 'claude-sonnet',
+    prLink: 'https://github.com/acme/docs/pull/7',
+    createdAt: '2026-11-01T10:00:00.000Z',
+    archivedAt: null,
+    ...overrides,
+  };
+}
 
 /** Captures the server's log lines, to check what reaches the log. */
 export class LogCapture extends Writable {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExportBundle, ExportJob } from '../../src/contract/admin-api.ts';
 import { tempDir } from '../export/fixtures.ts';
-import { call, startTestApi, type TestApi, waitForJob } from './helpers.ts';
+import { agentJobRecord, call, startTestApi, type TestApi, waitForJob } from './helpers.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -14,36 +14,14 @@ beforeAll(async () => {
   // Agent jobs are written by an agent system; here through the importer.
   const { AgentJobs } = await import('../../src/service/agent-jobs.ts');
   await new AgentJobs(api.store).import([
-    {
-      projectId: 'proj-1',
+    agentJobRecord({
       id: 'job-active',
       status: 'active',
       source: { repository: 'https://github.com/acme/docs', ref: null },
-      model: 'claude-sonnet',
       prLink: null,
-      createdAt: '2026-11-01T10:00:00.000Z',
-      archivedAt: null,
-    },
-    {
-      projectId: 'proj-1',
-      id: 'job-done',
-      status: 'completed',
-      source: { repository: 'https://github.com/acme/docs', ref: 'main' },
-      model: 'claude-sonnet',
-      prLink: 'https://github.com/acme/docs/pull/7',
-      createdAt: '2026-11-01T10:00:00.000Z',
-      archivedAt: null,
-    },
-    {
-      projectId: 'proj-other',
-      id: 'job-x',
-      status: 'failed',
-      source: { repository: 'https://github.com/other/docs', ref: 'main' },
-      model: 'm',
-      prLink: null,
-      createdAt: '2026-11-01T10:00:00.000Z',
-      archivedAt: null,
-    },
+    }),
+    agentJobRecord(),
+    agentJobRecord({ projectId: 'proj-other', id: 'job-x', status: 'failed', prLink: null }),
   ]);
 });
 afterAll(() => api?.close());

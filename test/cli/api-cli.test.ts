@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfigYaml } from '../api/helpers.ts';
+import { agentJobRecord, testConfigYaml } from '../api/helpers.ts';
 import { tempDir } from '../export/fixtures.ts';
 
 const run = promisify(execFile);
@@ -62,21 +62,11 @@ describe('docsnap api, keys, jobs and agent-jobs commands', () => {
 
   it('agent-jobs import stores records; get prints the job, exit 0 when completed and 1 when failed', async () => {
     const records = join(dir, 'agent-jobs.json');
-    const job = (id: string, status: string, prLink: string | null) => ({
-      projectId: 'proj-1',
-      id,
-      status,
-      source: { repository: 'https://github.com/acme/docs', ref: 'main' },
-      model: 'claude-sonnet',
-      prLink,
-      createdAt: '2026-11-01T10:00:00.000Z',
-      archivedAt: null,
-    });
     writeFileSync(
       records,
       JSON.stringify([
-        job('ok', 'completed', 'https://github.com/acme/docs/pull/1'),
-        job('bad', 'failed', null),
+        agentJobRecord({ id: 'ok', prLink: 'https://github.com/acme/docs/pull/1' }),
+        agentJobRecord({ id: 'bad', status: 'failed', prLink: null }),
       ]),
     );
     const imported = await run(process.execPath, cli('agent-jobs', 'import', records, '--config', config));
