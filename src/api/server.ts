@@ -187,16 +187,10 @@ export async function buildApiServer(
   app.get(
     '/v2/agent/:projectId/job/:id',
     {
-      config: {
-        authenticate: true,
-        rateLimit: {
-          max: config.rateLimits.agentJobs.max,
-          timeWindow: config.rateLimits.agentJobs.window,
-          hook: 'preHandler',
-          keyGenerator: (request: FastifyRequest) =>
-            `agent:${(request.params as { projectId: string }).projectId}`,
-        },
-      },
+      config: authenticatedAndLimited(
+        config.rateLimits.agentJobs,
+        (request) => `agent:${(request.params as { projectId: string }).projectId}`,
+      ),
       schema: {
         summary: 'Get agent job',
         description: 'The current state of an agent job; poll until completed, archived or failed.',
@@ -214,15 +208,10 @@ export async function buildApiServer(
     },
   );
 
-  const staticExportLimit = {
-    authenticate: true,
-    rateLimit: {
-      max: config.rateLimits.staticExport.max,
-      timeWindow: config.rateLimits.staticExport.window,
-      hook: 'preHandler' as const,
-      keyGenerator: (request: FastifyRequest) => `static-export:${request.organization}`,
-    },
-  };
+  const staticExportLimit = authenticatedAndLimited(
+    config.rateLimits.staticExport,
+    (request) => `static-export:${request.organization}`,
+  );
 
   app.post(
     '/v1/static-export/jobs',
@@ -320,6 +309,20 @@ export async function buildApiServer(
     );
   }
   return app;
+}
+
+/**
+ * Route config of an Admin API route: an admin key, then a request limit per key of the request
+ * (counted after authentication, so unauthenticated calls spend nobody's budget).
+ */
+function authenticatedAndLimited(
+  limit: { max: number; window: number },
+  keyOf: (request: FastifyRequest) => string,
+) {
+  return {
+    authenticate: true,
+    rateLimit: { max: limit.max, timeWindow: limit.window, hook: 'preHandler' as const, keyGenerator: keyOf },
+  };
 }
 
 /**

@@ -74,6 +74,9 @@ const S3Storage = z
   })
   .strict();
 
+/** SigV4 presigned links last at most 7 days. */
+export const MAX_S3_LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+
 const RateLimit = z.object({ max: z.number().int().positive(), window: durationSchema }).strict();
 
 export const ApiConfig = z
@@ -146,8 +149,7 @@ export const ApiConfig = z
         });
       domains.add(site.domain);
     });
-    const week = 7 * 86_400_000;
-    if ('s3' in config.storage && config.links.lifetime > week)
+    if ('s3' in config.storage && config.links.lifetime > MAX_S3_LINK_LIFETIME_MS)
       ctx.addIssue({
         code: 'custom',
         path: ['links', 'lifetime'],

@@ -5,7 +5,7 @@ export function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) => `${fieldPath(issue.path) || '(top level)'}: ${issue.message}`);
 }
 
-export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+function fieldPath(path: ReadonlyArray<PropertyKey>): string {
   return path
     .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`))
     .join('');

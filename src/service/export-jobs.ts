@@ -206,7 +206,8 @@ export class ExportJobs {
         return;
       }
       const message = failureMessage(error);
-      this.log.warn({ jobId, reason: message }, 'export job failed');
+      // Unexpected errors are reported to the caller without details: the log keeps them.
+      this.log.warn({ jobId, reason: message, err: error }, 'export job failed');
       await this.finish(record, { status: 'failed', error: message });
     } finally {
       await rm(workDir, { recursive: true, force: true });

@@ -1,5 +1,3 @@
-import type { Readable } from 'node:stream';
-
 /**
  * Where the service keeps job records, keys and bundles. Two implementations with the same
  * semantics: S3 (s3-store.ts) and a local directory (local-store.ts). Keys are relative paths
@@ -17,13 +15,6 @@ export interface ObjectStore {
   presignGet(key: string, lifetimeMs: number): Promise<{ url: string; expiresAt: Date }>;
   /** For messages: where this store is ("s3://bucket/prefix", "/var/lib/docsnap"). */
   readonly location: string;
-}
-
-/** Reads a stream to the end. */
-export async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /** Keys are fixed by the service; anything else (.., absolute, backslashes) is a bug or an attack. */

@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { MAX_S3_LINK_LIFETIME_MS } from '../contract/api-config.ts';
 import { checkKey, type ObjectStore } from './object-store.ts';
 
 export interface S3StoreOptions {
@@ -20,9 +21,6 @@ export interface S3StoreOptions {
   /** Default: the AWS SDK's chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, roles). */
   credentials?: S3ClientConfig['credentials'];
 }
-
-/** SigV4 presigned links last at most 7 days. */
-export const MAX_S3_LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 
 /**
  * S3 or an S3-compatible server. Archives are uploaded as streaming multipart uploads
@@ -108,10 +106,6 @@ export class S3ObjectStore implements ObjectStore {
       { expiresIn: seconds, signingDate: new Date(signedAt) },
     );
     return { url, expiresAt: new Date(signedAt + seconds * 1000) };
-  }
-
-  destroy(): void {
-    this.client.destroy();
   }
 
   private key(key: string): string {

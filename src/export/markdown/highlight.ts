@@ -153,7 +153,7 @@ function escapeHtml(text: string): string {
  * Splits highlighted HTML into lines: a token span that crosses a newline is closed at the end of
  * the line and reopened on the next, so every line is well-formed on its own.
  */
-export function splitHtmlLines(html: string): string[] {
+function splitHtmlLines(html: string): string[] {
   const lines: string[] = [];
   const open: string[] = [];
   let line = '';
