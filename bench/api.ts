@@ -4,7 +4,11 @@
  * route returning the same JSON. Prints req/s and p99 latency of both.
  * Target: docsnap at least 80% of the bare route's throughput.
  *
- *   npm run bench:api [-- --seconds 15 --connections 50]
+ * Unless --no-layers is given it also measures the bare route with the plain Fastify versions of
+ * the Admin API's layers added one at a time (JSON Schema validation and serialization, a key hash
+ * in an onRequest hook, @fastify/rate-limit), so the figure can be read against what each costs.
+ *
+ *   npm run bench:api [-- --seconds 15 --connections 50 --no-layers]
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +22,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '15' },
     connections: { type: 'string', default: '50' },
+    'no-layers': { type: 'boolean', default: false },
   },
 });
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -85,25 +90,40 @@ rateLimits: { staticExport: { max: 1000000000, window: 1m } }
   );
   const jobId = /se_[0-9a-f]{16}/.exec(link)?.[0] as string;
   const job = execFileSync(process.execPath, [cli, 'jobs', 'status', jobId], { encoding: 'utf8', env });
-  const bareUrl = await serve(
-    [join(repo, 'bench/bare-fastify.ts'), JSON.stringify(JSON.parse(job))],
-    /listening (http:\/\/[\d.:]+)/,
-  );
+  const body = JSON.stringify(JSON.parse(job));
+  const peer = (layers: string[]) =>
+    serve([join(repo, 'bench/bare-fastify.ts'), body, ...layers], /listening (http:\/\/[\d.:]+)/);
+  const bareUrl = await peer([]);
+  const layered = values['no-layers']
+    ? []
+    : [
+        { name: '  + JSON Schema params and response', layers: ['schema'] },
+        { name: '  + key hash in an onRequest hook', layers: ['schema', 'auth'] },
+        { name: '  + @fastify/rate-limit', layers: ['schema', 'auth', 'rate-limit'] },
+      ];
+  const layeredUrls = await Promise.all(layered.map(({ layers }) => peer(layers)));
 
   console.log(
     `machine: ${availableParallelism()} cores; node ${process.version}; autocannon ${values.connections} connections, ${values.seconds} s per run`,
   );
   const path = `/v1/static-export/jobs/${jobId}`;
-  const docsnap = await load('docsnap api (auth, validation, rate limit, logging)', `${apiUrl}${path}`, {
-    authorization: `Bearer ${key}`,
-  });
+  const authorization = { authorization: `Bearer ${key}` };
+  const docsnap = await load(
+    'docsnap api (auth, validation, rate limit, logging)',
+    `${apiUrl}${path}`,
+    authorization,
+  );
   const bare = await load('bare Fastify route', `${bareUrl}${path}`, {});
+  const references = [];
+  for (const [i, { name }] of layered.entries())
+    references.push(await load(name, `${layeredUrls[i]}${path}`, authorization));
   console.table(
-    [docsnap, bare].map((r) => ({
+    [docsnap, bare, ...references].map((r) => ({
       server: r.name,
       'req/s': Math.round(r.rps),
       'p99 ms': r.p99,
       requests: r.total,
+      'of bare': (r.rps / bare.rps).toFixed(2),
     })),
   );
   const ratio = docsnap.rps / bare.rps;

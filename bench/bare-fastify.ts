@@ -1,11 +1,56 @@
 /**
  * The peer of `npm run bench:api`: a bare Fastify route returning the same JSON as the job status
  * endpoint, with no authentication, validation, rate limiting or logging.
+ *
+ *   node bench/bare-fastify.ts '<json body>' [schema] [auth] [rate-limit]
+ *
+ * The optional layers add, one at a time, what every Admin API route has, each done the plain
+ * Fastify way, so the benchmark can show what each costs on the machine it runs on: `schema`
+ * (params validated and the response serialized from a JSON Schema), `auth` (a synchronous
+ * onRequest hook that hashes the bearer key and compares it in constant time), `rate-limit`
+ * (@fastify/rate-limit on the route).
  */
-import Fastify from 'fastify';
+import { hash, timingSafeEqual } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyContextConfig } from 'fastify';
 
 const body = JSON.parse(process.argv[2] ?? '{}');
+const layers = new Set(process.argv.slice(3));
 const app = Fastify({ logger: false });
-app.get('/v1/static-export/jobs/:jobId', async () => body);
+
+if (layers.has('rate-limit')) await app.register(rateLimit, { global: false });
+if (layers.has('auth')) {
+  const expected = Buffer.from(hash('sha256', 'Bearer docsnap_bench'));
+  app.addHook('onRequest', (request, _reply, done) => {
+    const presented = Buffer.from(hash('sha256', request.headers.authorization ?? ''));
+    timingSafeEqual(presented, expected);
+    done();
+  });
+}
+const schema = layers.has('schema')
+  ? {
+      params: {
+        type: 'object',
+        properties: { jobId: { type: 'string', pattern: '^se_[0-9a-f]{16}$' } },
+        required: ['jobId'],
+      },
+      response: {
+        200: {
+          type: 'object',
+          properties: Object.fromEntries(
+            Object.entries(body).map(([name, value]) => [
+              name,
+              { type: typeof value === 'number' ? 'integer' : 'string' },
+            ]),
+          ),
+        },
+      },
+    }
+  : undefined;
+const config: FastifyContextConfig = layers.has('rate-limit')
+  ? { rateLimit: { max: 1_000_000_000, timeWindow: 60_000, hook: 'preHandler' } }
+  : {};
+
+app.get('/v1/static-export/jobs/:jobId', { schema, config }, async () => body);
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 process.stdout.write(`listening ${address}\n`);
