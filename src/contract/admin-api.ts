@@ -32,11 +32,12 @@ export const AgentJob = z
   .meta({ id: 'AgentJob' });
 export type AgentJob = z.infer<typeof AgentJob>;
 
-/** A DNS hostname: no scheme, port, slash or path. */
+/** A DNS hostname: no scheme, port, slash or path. (No lookahead: the CRD's pattern is RE2.) */
 const HOSTNAME =
-  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+  /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 export const Domain = z
   .string()
+  .max(253, 'must be a hostname of at most 253 characters')
   .regex(HOSTNAME, 'must be a hostname like docs.example.com, without scheme, port or path')
   .transform((domain) => domain.toLowerCase())
   .describe('The documentation domain to export (a hostname).');

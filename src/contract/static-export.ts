@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { Domain, StartExportRequest } from './admin-api.ts';
+import { DURATION_PATTERN } from './duration.ts';
+
+/** The StaticExport resource's API coordinates. */
+export const STATIC_EXPORT = {
+  group: 'docsnap.dev',
+  version: 'v1alpha1',
+  kind: 'StaticExport',
+  plural: 'staticexports',
+  singular: 'staticexport',
+  shortNames: ['sx'],
+} as const;
+export const STATIC_EXPORT_API_VERSION = `${STATIC_EXPORT.group}/${STATIC_EXPORT.version}`;
+
+/** Setting this annotation to a new value (a timestamp, by convention) asks for a new export. */
+export const EXPORT_REQUESTED_ANNOTATION = 'docsnap.dev/export-requested-at';
+/** Targets docsnap created carry this label; it never deletes or claims a target without it. */
+export const MANAGED_BY_LABEL = { 'app.kubernetes.io/managed-by': 'docsnap' } as const;
+
+/** A Kubernetes object name (DNS subdomain). */
+const ObjectName = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a lowercase DNS subdomain name');
+/** A key of a Secret's or ConfigMap's data. */
+const DataKey = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[-._a-zA-Z0-9]+$/, 'may hold letters, digits, "-", "_" and "." only');
+const Duration = z.string().regex(DURATION_PATTERN, 'must be a duration like 90s, 20m, 1h30m or 7d').max(32);
+
+/** Exactly one of the listed optional fields must be set; written as a CEL rule for the CRD. */
+function exactlyOneOf(fields: string[], what: string) {
+  return {
+    'x-kubernetes-validations': [
+      {
+        rule: `[${fields.map((f) => `has(self.${f})`).join(', ')}].filter(x, x).size() == 1`,
+        message: `exactly one ${what} must be set: ${fields.join(' or ')}`,
+      },
+    ],
+  };
+}
+
+export const SecretKeyRef = z
+  .object({
+    name: ObjectName.describe('Name of the Secret, in the StaticExport’s namespace.'),
+    key: DataKey.describe('Key of the Secret’s data.'),
+  })
+  .describe('A key of a Secret in the same namespace.');
+
+export const ApiExporter = z
+  .object({
+    url: z
+      .string()
+      .max(2048)
+      .regex(/^https?:\/\/[^\s/?#]+[^\s?#]*$/, 'must be an http(s) URL without query or fragment')
+      .describe('Base URL of the Admin API: the original product’s, or `docsnap api`.'),
+    adminKeySecretRef: SecretKeyRef.describe('The Secret key holding the admin key (Bearer token).'),
+  })
+  .describe('Export through an Admin API over HTTP.');
+
+export const Exporter = z
+  .object({ api: ApiExporter.optional() })
+  .meta(exactlyOneOf(['api'], 'exporter'))
+  .describe('Where exports run.');
+
+const TargetObject = z.object({
+  name: ObjectName.describe('Object name, in the StaticExport’s namespace. Created when missing.'),
+  key: DataKey.default('values.yaml').describe('Data key holding the Helm values YAML.'),
+});
+
+export const Target = z
+  .object({
+    secret: TargetObject.optional().describe('A Secret key holding Helm values (the default kind).'),
+    configMap: TargetObject.optional().describe('A ConfigMap key holding Helm values.'),
+  })
+  .meta(exactlyOneOf(['secret', 'configMap'], 'target kind'))
+  .describe(
+    'An object whose Helm values get staticExport.{enabled,bundleUrl,version}; other keys, comments and formatting are kept.',
+  );
+export type Target = z.infer<typeof Target>;
+
+export const StaticExportSpec = z
+  .object({
+    domain: Domain,
+    version: StartExportRequest.shape.version,
+    paths: StartExportRequest.shape.paths,
+    exporter: Exporter,
+    bundle: z
+      .object({
+        renewBefore: Duration.optional().describe(
+          'How long before the link expires to fetch a fresh one. Default: a third of its lifetime.',
+        ),
+      })
+      .optional()
+      .describe('Bundle link renewal.'),
+    reexport: z
+      .object({
+        interval: Duration.optional().describe('Export again this long after the last export completed.'),
+      })
+      .optional()
+      .describe('Scheduled re-exports, for new content.'),
+    targets: z
+      .array(Target)
+      .min(1)
+      .max(16)
+      .describe('Where the bundle link is written. The link itself appears nowhere else.'),
+    pollInterval: Duration.optional().describe('How often a running export is polled. Default 5s.'),
+    suspend: z
+      .boolean()
+      .optional()
+      .describe('Stop exporting and refreshing; the targets keep what they hold.'),
+  })
+  .describe('What to export, how, and where to put the bundle link.');
+export type StaticExportSpec = z.infer<typeof StaticExportSpec>;
+
+export const PHASES = ['Pending', 'Exporting', 'Bundling', 'Ready', 'Failed'] as const;
+export type Phase = (typeof PHASES)[number];
+
+const Timestamp = z.string().describe('RFC 3339 time.');
+
+export const Condition = z
+  .object({
+    type: z.string().describe('Ready, Exporting or TargetsSynced.'),
+    status: z.enum(['True', 'False', 'Unknown']),
+    observedGeneration: z.number().int().optional(),
+    lastTransitionTime: Timestamp,
+    reason: z.string().describe('CamelCase reason.'),
+    message: z.string(),
+  })
+  .describe('A metav1.Condition.');
+export type Condition = z.infer<typeof Condition>;
+
+export const TargetStatus = z.object({
+  kind: z.enum(['Secret', 'ConfigMap']),
+  name: z.string(),
+  key: z.string(),
+  syncedAt: Timestamp.optional().describe('When the current link was last written.'),
+  error: z.string().optional().describe('Why the last write failed.'),
+});
+export type TargetStatus = z.infer<typeof TargetStatus>;
+
+export const StaticExportStatus = z
+  .object({
+    observedGeneration: z.number().int().optional(),
+    phase: z.enum(PHASES).optional(),
+    jobId: z.string().optional().describe('The export job of the current (or last) export.'),
+    jobGeneration: z.number().int().optional().describe('The generation the job was started for.'),
+    jobRequestedAt: z
+      .string()
+      .optional()
+      .describe(`The ${EXPORT_REQUESTED_ANNOTATION} annotation the job was started for.`),
+    progress: z.number().int().min(0).max(100).optional(),
+    pageCount: z.number().int().min(0).optional(),
+    startedAt: Timestamp.optional(),
+    completedAt: Timestamp.optional(),
+    error: z.string().optional().describe('Why the last export or refresh failed.'),
+    failures: z.number().int().min(0).optional().describe('Failures in a row; reset by success.'),
+    lastFailureAt: Timestamp.optional(),
+    bundle: z
+      .object({
+        jobId: z.string().describe('The job whose archive the targets’ link points at.'),
+        expiresAt: Timestamp,
+        renewalTime: Timestamp.describe('When a fresh link will be fetched.'),
+        sizeBytes: z.number().int().min(0),
+        digest: z.string().describe('sha256 of the archive.'),
+        version: z.string().describe('staticExport.version written to the targets.'),
+      })
+      .optional(),
+    targets: z.array(TargetStatus).optional(),
+    conditions: z
+      .array(Condition)
+      .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] })
+      .optional(),
+  })
+  .describe('Observed state. Never holds the bundle link.');
+export type StaticExportStatus = z.infer<typeof StaticExportStatus>;
+
+export interface StaticExport {
+  apiVersion: string;
+  kind: string;
+  metadata: {
+    name: string;
+    namespace: string;
+    uid: string;
+    generation: number;
+    resourceVersion: string;
+    annotations?: Record<string, string>;
+    labels?: Record<string, string>;
+  };
+  spec: StaticExportSpec;
+  status?: StaticExportStatus;
+}

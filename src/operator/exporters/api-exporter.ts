@@ -1,0 +1,43 @@
+import { AdminApiError, AdminClient } from '../../client/admin-client.ts';
+import type { ExportBundle, ExportJob, StartExportRequest } from '../../contract/admin-api.ts';
+import { type Exporter, ExportJobLost } from './exporter.ts';
+
+/**
+ * Exports through an Admin API (`docsnap api` or the original product's). Retries are short: the
+ * reconcile loop retries with its own backoff, and a worker should not sit on one resource.
+ */
+export class ApiExporter implements Exporter {
+  private readonly client: AdminClient;
+
+  constructor(baseUrl: string, adminKey: string) {
+    this.client = new AdminClient({
+      baseUrl,
+      adminKey,
+      timeoutMs: 15_000,
+      maxAttempts: 2,
+      maxBackoffMs: 2_000,
+    });
+  }
+
+  start(request: StartExportRequest, signal?: AbortSignal): Promise<ExportJob> {
+    return this.client.startExport(request, signal);
+  }
+
+  async status(jobId: string, signal?: AbortSignal): Promise<ExportJob> {
+    try {
+      return await this.client.getExport(jobId, signal);
+    } catch (error) {
+      if (error instanceof AdminApiError && error.status === 404) throw new ExportJobLost(jobId);
+      throw error;
+    }
+  }
+
+  async bundle(jobId: string, signal?: AbortSignal): Promise<ExportBundle> {
+    try {
+      return await this.client.requestBundle(jobId, signal);
+    } catch (error) {
+      if (error instanceof AdminApiError && error.status === 404) throw new ExportJobLost(jobId);
+      throw error;
+    }
+  }
+}

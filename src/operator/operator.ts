@@ -1,0 +1,161 @@
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+  type V1Secret,
+} from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { STATIC_EXPORT, type StaticExport } from '../contract/static-export.ts';
+import type { Exporter } from './exporters/exporter.ts';
+import { EventRecorder } from './runtime/events.ts';
+import { kubeMessage } from './runtime/kube-errors.ts';
+import { SupervisedInformer } from './runtime/supervised-informer.ts';
+import { WorkQueue } from './runtime/work-queue.ts';
+import {
+  DEFAULT_RECONCILER_SETTINGS,
+  type ReconcilerSettings,
+  StaticExportReconciler,
+} from './static-export/reconciler.ts';
+
+export interface OperatorOptions {
+  kubeConfig: KubeConfig;
+  log: Logger;
+  /** Namespaces to watch; all of them when empty. */
+  namespaces?: string[];
+  /** Reconciles at once. Default 4. */
+  concurrency?: number;
+  /** Every resource is reconciled again this often, whatever the watches said. Default 10 min. */
+  resyncIntervalMs?: number;
+  settings?: Partial<ReconcilerSettings>;
+  exporterFor?: (resource: StaticExport, adminKey: string) => Exporter;
+}
+
+export interface RunningOperator {
+  /** Stops watching and waits for the reconciles in progress. */
+  stop(): Promise<void>;
+  /** The watches, for health reporting and tests. */
+  informers: Array<SupervisedInformer<StaticExport> | SupervisedInformer<V1Secret>>;
+}
+
+/**
+ * The StaticExport controller: informers on StaticExports and Secrets (the admin keys and target
+ * Secrets they reference) feed a de-duplicating, rate-limited work queue; each key is reconciled
+ * by StaticExportReconciler from the cached resource.
+ */
+export async function startOperator(options: OperatorOptions): Promise<RunningOperator> {
+  const { kubeConfig, log } = options;
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const namespaces = options.namespaces?.length ? options.namespaces : [undefined];
+  const { group, version, plural } = STATIC_EXPORT;
+
+  const exportInformers = namespaces.map(
+    (namespace) =>
+      new SupervisedInformer<StaticExport>({
+        kubeConfig,
+        log,
+        path: namespace
+          ? `/apis/${group}/${version}/namespaces/${namespace}/${plural}`
+          : `/apis/${group}/${version}/${plural}`,
+        list: async () =>
+          (namespace
+            ? await custom.listNamespacedCustomObject({ group, version, plural, namespace })
+            : await custom.listClusterCustomObject({
+                group,
+                version,
+                plural,
+              })) as KubernetesListObject<StaticExport>,
+        onChange: (resource, type) => {
+          const key = keyOf(resource);
+          if (type === 'delete') {
+            queue.forget(key);
+            reconciler.forget(resource.metadata.uid);
+          } else queue.add(key);
+        },
+      }),
+  );
+  const secretInformers = namespaces.map(
+    (namespace) =>
+      new SupervisedInformer<V1Secret>({
+        kubeConfig,
+        log,
+        path: namespace ? `/api/v1/namespaces/${namespace}/secrets` : '/api/v1/secrets',
+        list: () =>
+          namespace ? core.listNamespacedSecret({ namespace }) : core.listSecretForAllNamespaces(),
+        onChange: (secret) => {
+          for (const resource of resourcesIn(secret.metadata?.namespace ?? ''))
+            if (references(resource, secret.metadata?.name ?? '')) queue.add(keyOf(resource));
+        },
+      }),
+  );
+
+  const findIn = <T extends KubernetesObject>(informers: SupervisedInformer<T>[], ns: string, name: string) =>
+    informers.map((informer) => informer.get(name, ns)).find((found) => found !== undefined);
+  const resourcesIn = (namespace: string) =>
+    exportInformers.flatMap((informer) => informer.list()).filter((r) => r.metadata.namespace === namespace);
+
+  const reconciler = new StaticExportReconciler({
+    custom,
+    core,
+    log,
+    events: new EventRecorder(core, log),
+    cachedSecret: (namespace, name) => findIn(secretInformers, namespace, name),
+    settings: { ...DEFAULT_RECONCILER_SETTINGS, ...options.settings },
+    exporterFor: options.exporterFor,
+  });
+  const queue = new WorkQueue(
+    { concurrency: options.concurrency ?? 4, baseBackoffMs: 500, maxBackoffMs: 5 * 60_000 },
+    async (key) => {
+      const [namespace = '', name = ''] = key.split('/');
+      const resource = findIn(exportInformers, namespace, name);
+      if (!resource) return undefined;
+      return reconciler.reconcile(resource);
+    },
+    (key, error) =>
+      log.error({ resource: key, err: kubeMessage(error) }, 'reconcile failed; retrying with backoff'),
+  );
+
+  // Secrets first: a reconcile should find the admin key in the cache.
+  await Promise.all(secretInformers.map((informer) => informer.start()));
+  await Promise.all(exportInformers.map((informer) => informer.start()));
+  const resync = setInterval(
+    () => {
+      for (const informer of exportInformers)
+        for (const resource of informer.list()) queue.add(keyOf(resource));
+    },
+    options.resyncIntervalMs ?? 10 * 60_000,
+  );
+  resync.unref();
+  log.info(
+    { namespaces: options.namespaces?.length ? options.namespaces : 'all', resources: resourcesCount() },
+    'operator started',
+  );
+
+  function resourcesCount() {
+    return exportInformers.reduce((total, informer) => total + informer.list().length, 0);
+  }
+
+  return {
+    informers: [...exportInformers, ...secretInformers],
+    async stop() {
+      clearInterval(resync);
+      for (const informer of [...exportInformers, ...secretInformers]) informer.stop();
+      await queue.stop();
+      log.info('operator stopped');
+    },
+  };
+}
+
+function keyOf(resource: StaticExport): string {
+  return `${resource.metadata.namespace}/${resource.metadata.name}`;
+}
+
+/** Whether a StaticExport reads or writes the named Secret (its admin key or a target). */
+function references(resource: StaticExport, secretName: string): boolean {
+  return (
+    resource.spec.exporter.api?.adminKeySecretRef.name === secretName ||
+    resource.spec.targets.some((target) => target.secret?.name === secretName)
+  );
+}

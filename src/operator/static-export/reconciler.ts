@@ -1,0 +1,488 @@
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import type { CoreV1Api, CustomObjectsApi, V1Secret } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { ExportBundle, ExportJob } from '../../contract/admin-api.ts';
+import { parseDuration } from '../../contract/duration.ts';
+import {
+  EXPORT_REQUESTED_ANNOTATION,
+  STATIC_EXPORT,
+  type StaticExport,
+  type StaticExportStatus,
+  type TargetStatus,
+} from '../../contract/static-export.ts';
+import { ApiExporter } from '../exporters/api-exporter.ts';
+import { type Exporter, ExportJobLost } from '../exporters/exporter.ts';
+import type { EventRecorder } from '../runtime/events.ts';
+import { kubeMessage } from '../runtime/kube-errors.ts';
+import type { ReconcileResult } from '../runtime/work-queue.ts';
+import { writeTarget } from '../targets/object-targets.ts';
+import { bundleDigest } from './bundle-digest.ts';
+import { type ConditionType, conditionOf, setCondition } from './conditions.ts';
+
+export interface ReconcilerSettings {
+  /** How often a running export is polled unless the resource says otherwise. */
+  pollIntervalMs: number;
+  /** First retry after a failed export; doubles per failure in a row up to maxFailureBackoffMs. */
+  failureBackoffMs: number;
+  maxFailureBackoffMs: number;
+  /** Spread of refresh times, so resources created together do not all refresh at once. */
+  renewJitterMs: number;
+}
+
+export const DEFAULT_RECONCILER_SETTINGS: ReconcilerSettings = {
+  pollIntervalMs: 5_000,
+  failureBackoffMs: 10_000,
+  maxFailureBackoffMs: 10 * 60_000,
+  renewJitterMs: 30_000,
+};
+
+export interface ReconcilerDeps {
+  custom: CustomObjectsApi;
+  core: CoreV1Api;
+  events: EventRecorder;
+  log: Logger;
+  /** A Secret from the operator's cache (undefined: ask the API). */
+  cachedSecret: (namespace: string, name: string) => V1Secret | undefined;
+  settings: ReconcilerSettings;
+  /** How an exporter is made for a resource; the API exporter unless a test or mode says otherwise. */
+  exporterFor?: (resource: StaticExport, adminKey: string) => Exporter;
+}
+
+/** A problem with the resource's surroundings that no retry fixes until someone acts. */
+class Misconfigured extends Error {
+  readonly reason: string;
+  constructor(reason: string, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+/**
+ * One StaticExport brought one step closer to what its spec asks: start an export, follow it,
+ * deliver its bundle link to the targets, refresh the link before it expires, export again on
+ * new content. Level-triggered: every decision is taken from the resource's status and the
+ * clock, so it may run any number of times, and after a restart at any moment.
+ */
+export class StaticExportReconciler {
+  private readonly deps: ReconcilerDeps;
+  /**
+   * Status this process wrote, by uid, until the cache catches up: acting on a cache one write
+   * behind could start a second export for a job already recorded.
+   */
+  private readonly written = new Map<string, { basedOn: string; object: StaticExport }>();
+  private readonly exporters = new Map<string, Exporter>();
+
+  constructor(deps: ReconcilerDeps) {
+    this.deps = deps;
+  }
+
+  /** Called when a resource is gone from the cache. */
+  forget(uid: string): void {
+    this.written.delete(uid);
+  }
+
+  async reconcile(cached: StaticExport): Promise<ReconcileResult> {
+    const resource = this.latest(cached);
+    const { namespace, name, generation } = resource.metadata;
+    const log = this.deps.log.child({ resource: `${namespace}/${name}` });
+    const now = new Date();
+    const status: StaticExportStatus = { ...resource.status, observedGeneration: generation };
+    const step = new Step(this, this.deps, resource, status, log, now);
+
+    if (resource.spec.suspend) {
+      step.condition('Ready', 'False', 'Suspended', 'spec.suspend is true: nothing is exported or refreshed');
+      await step.save();
+      return undefined;
+    }
+
+    let exporter: Exporter;
+    try {
+      exporter = await this.exporterFor(resource);
+    } catch (error) {
+      if (!(error instanceof Misconfigured)) throw error;
+      const previous = conditionOf(resource.status?.conditions, 'Ready');
+      step.status.phase ??= 'Pending';
+      step.condition('Ready', 'False', error.reason, error.message);
+      if (previous?.reason !== error.reason) step.event('Warning', error.reason, error.message);
+      await step.save();
+      // The Secret informer brings the resource back as soon as the Secret appears.
+      return { requeueAfterMs: this.deps.settings.maxFailureBackoffMs };
+    }
+    step.exporter = exporter;
+
+    await step.refreshIfDue();
+    const started = await step.startIfWanted();
+    if (!started) await step.followExport();
+    await step.save();
+    return { requeueAfterMs: step.nextWakeMs() };
+  }
+
+  /** The cached resource, or what this process last wrote over that very version. */
+  private latest(cached: StaticExport): StaticExport {
+    const written = this.written.get(cached.metadata.uid);
+    if (written && written.basedOn === cached.metadata.resourceVersion) return written.object;
+    if (written) this.written.delete(cached.metadata.uid);
+    return cached;
+  }
+
+  /** Writes status through /status, with the resource version as the optimistic lock. */
+  async writeStatus(resource: StaticExport, status: StaticExportStatus): Promise<StaticExport> {
+    if (isDeepStrictEqual(stripUndefined(resource.status ?? {}), stripUndefined(status))) return resource;
+    const { namespace, name } = resource.metadata;
+    const updated = (await this.deps.custom.replaceNamespacedCustomObjectStatus({
+      group: STATIC_EXPORT.group,
+      version: STATIC_EXPORT.version,
+      plural: STATIC_EXPORT.plural,
+      namespace,
+      name,
+      body: { ...resource, status },
+    })) as StaticExport;
+    this.written.set(resource.metadata.uid, { basedOn: resource.metadata.resourceVersion, object: updated });
+    return updated;
+  }
+
+  async writeTargets(resource: StaticExport, bundleUrl: string, version: string): Promise<TargetStatus[]> {
+    const clients = { core: this.deps.core, cachedSecret: this.deps.cachedSecret };
+    return Promise.all(
+      resource.spec.targets.map((target) =>
+        writeTarget(clients, resource, target, { enabled: true, bundleUrl, version }),
+      ),
+    );
+  }
+
+  private async exporterFor(resource: StaticExport): Promise<Exporter> {
+    const api = resource.spec.exporter.api;
+    if (!api) throw new Misconfigured('NoExporter', 'spec.exporter names no exporter this operator runs');
+    const { namespace } = resource.metadata;
+    const ref = api.adminKeySecretRef;
+    let secret = this.deps.cachedSecret(namespace, ref.name);
+    if (!secret) {
+      try {
+        secret = await this.deps.core.readNamespacedSecret({ namespace, name: ref.name });
+      } catch (error) {
+        if ((error as { code?: number }).code === 404)
+          throw new Misconfigured(
+            'AdminKeySecretNotFound',
+            `Secret ${ref.name} (spec.exporter.api.adminKeySecretRef) does not exist in namespace ${namespace}`,
+          );
+        throw new Error(`reading Secret ${ref.name}: ${kubeMessage(error)}`);
+      }
+    }
+    const encoded = secret.data?.[ref.key];
+    const adminKey = encoded === undefined ? '' : Buffer.from(encoded, 'base64').toString('utf8').trim();
+    if (!adminKey)
+      throw new Misconfigured(
+        'AdminKeyMissing',
+        `Secret ${ref.name} has no key ${ref.key} (spec.exporter.api.adminKeySecretRef.key), or it is empty`,
+      );
+    // One client per URL and key: a rotated key makes a new one.
+    const id = createHash('sha256').update(`${api.url}\n${adminKey}`).digest('hex');
+    let exporter = this.exporters.get(id);
+    if (!exporter) {
+      exporter = this.deps.exporterFor?.(resource, adminKey) ?? new ApiExporter(api.url, adminKey);
+      this.exporters.set(id, exporter);
+    }
+    return exporter;
+  }
+}
+
+/** The work of one reconcile: the status it builds, events it owes, when it wants to run again. */
+class Step {
+  readonly status: StaticExportStatus;
+  exporter!: Exporter;
+  private resource: StaticExport;
+  private readonly reconciler: StaticExportReconciler;
+  private readonly deps: ReconcilerDeps;
+  private readonly log: Logger;
+  private readonly now: Date;
+  private readonly events: Array<{ type: 'Normal' | 'Warning'; reason: string; message: string }> = [];
+  private wakeMs: number[] = [];
+
+  constructor(
+    reconciler: StaticExportReconciler,
+    deps: ReconcilerDeps,
+    resource: StaticExport,
+    status: StaticExportStatus,
+    log: Logger,
+    now: Date,
+  ) {
+    this.reconciler = reconciler;
+    this.deps = deps;
+    this.resource = resource;
+    this.status = status;
+    this.log = log;
+    this.now = now;
+  }
+
+  private get settings(): ReconcilerSettings {
+    return this.deps.settings;
+  }
+
+  condition(
+    type: ConditionType,
+    status: 'True' | 'False' | 'Unknown',
+    reason: string,
+    message: string,
+  ): void {
+    this.status.conditions = setCondition(
+      this.status.conditions,
+      { type, status, reason, message },
+      this.resource.metadata.generation,
+      this.now,
+    );
+  }
+
+  event(type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.events.push({ type, reason, message });
+    const line = { reason, message };
+    if (type === 'Warning') this.log.warn(line, 'event');
+    else this.log.info(line, 'event');
+  }
+
+  /** Writes the status (when it changed), then the events it explains. */
+  async save(): Promise<void> {
+    this.resource = await this.reconciler.writeStatus(this.resource, this.status);
+    for (const { type, reason, message } of this.events.splice(0))
+      await this.deps.events.record(this.resource, type, reason, message);
+  }
+
+  nextWakeMs(): number | undefined {
+    return this.wakeMs.length > 0 ? Math.max(0, Math.min(...this.wakeMs)) : undefined;
+  }
+
+  private wakeAt(time: number): void {
+    this.wakeMs.push(time - this.now.getTime());
+  }
+
+  /** A fresh link for the bundle in the targets, at its renewal time (or to retry failed targets). */
+  async refreshIfDue(): Promise<void> {
+    const bundle = this.status.bundle;
+    if (!bundle) return;
+    const failedTargets = this.status.targets?.some((t) => t.error) ?? false;
+    const renewal = Date.parse(bundle.renewalTime);
+    if (this.now.getTime() < renewal && !failedTargets) {
+      this.wakeAt(renewal);
+      return;
+    }
+    let link: ExportBundle;
+    try {
+      link = await this.exporter.bundle(bundle.jobId);
+    } catch (error) {
+      const message = `refreshing the bundle link of job ${bundle.jobId} failed: ${messageOf(error)}`;
+      this.status.error = message;
+      const expired = this.now.getTime() >= Date.parse(bundle.expiresAt);
+      if (expired) this.condition('Ready', 'False', 'LinkExpired', message);
+      this.condition('TargetsSynced', 'False', 'RefreshFailed', message);
+      this.event('Warning', 'RefreshFailed', message);
+      this.wakeAt(this.now.getTime() + this.failureBackoff());
+      return;
+    }
+    const targets = await this.reconciler.writeTargets(this.resource, link.bundleUrl, bundle.version);
+    this.status.bundle = { ...bundle, ...this.linkTimes(link) };
+    this.recordTargets(targets);
+    if (!targets.some((t) => t.error)) {
+      this.status.error = undefined;
+      this.condition('Ready', 'True', 'BundleReady', this.readyMessage());
+      this.event('Normal', 'LinkRefreshed', `fresh bundle link, valid until ${link.expiresAt}`);
+    }
+    this.wakeAt(Date.parse(this.status.bundle.renewalTime));
+  }
+
+  /** Starts an export when the spec, the annotation or the schedule asks for one. Returns whether it did. */
+  async startIfWanted(): Promise<boolean> {
+    const reason = this.exportWanted();
+    if (!reason) return false;
+    const { spec, metadata } = this.resource;
+    const requestedAt = metadata.annotations?.[EXPORT_REQUESTED_ANNOTATION] || undefined;
+    let job: ExportJob;
+    try {
+      job = await this.exporter.start({ domain: spec.domain, version: spec.version, paths: spec.paths });
+    } catch (error) {
+      this.status.jobGeneration = metadata.generation;
+      this.status.jobRequestedAt = requestedAt;
+      this.fail(`starting the export failed: ${messageOf(error)}`);
+      return true;
+    }
+    Object.assign(this.status, {
+      phase: 'Exporting',
+      jobId: job.jobId,
+      jobGeneration: metadata.generation,
+      jobRequestedAt: requestedAt,
+      progress: job.progress,
+      pageCount: job.pageCount,
+      startedAt: this.now.toISOString(),
+      completedAt: undefined,
+      error: undefined,
+    } satisfies StaticExportStatus);
+    this.condition('Exporting', 'True', 'ExportStarted', `export job ${job.jobId} started: ${reason}`);
+    if (!this.status.bundle) this.condition('Ready', 'False', 'Exporting', 'the first export is running');
+    this.event('Normal', 'ExportStarted', `export job ${job.jobId} started: ${reason}`);
+    // The job id is recorded before anything else happens, so no restart starts it twice.
+    await this.save();
+    this.wakeAt(this.now.getTime() + this.pollInterval());
+    return true;
+  }
+
+  private exportWanted(): string | undefined {
+    const { status } = this;
+    const { metadata, spec } = this.resource;
+    const requestedAt = metadata.annotations?.[EXPORT_REQUESTED_ANNOTATION] ?? '';
+    const attemptIsCurrent =
+      status.jobGeneration === metadata.generation && (status.jobRequestedAt ?? '') === requestedAt;
+    if (status.phase === 'Failed' && attemptIsCurrent) {
+      const retryAt = Date.parse(status.lastFailureAt ?? '') + this.failureBackoff();
+      if (this.now.getTime() < retryAt) {
+        this.wakeAt(retryAt);
+        return undefined;
+      }
+      return `retry after ${status.failures ?? 1} failure(s)`;
+    }
+    if (!status.jobId) return 'first export';
+    if (status.jobGeneration !== metadata.generation)
+      return `spec changed (generation ${metadata.generation})`;
+    if ((status.jobRequestedAt ?? '') !== requestedAt) return `requested at ${requestedAt}`;
+    const interval = spec.reexport?.interval ? parseDuration(spec.reexport.interval) : undefined;
+    if (interval && status.phase === 'Ready' && status.completedAt) {
+      const due = Date.parse(status.completedAt) + interval;
+      if (this.now.getTime() >= due) return `re-export interval ${spec.reexport?.interval} elapsed`;
+      this.wakeAt(due);
+    }
+    return undefined;
+  }
+
+  /** Polls the running export; delivers its bundle when it completes. */
+  async followExport(): Promise<void> {
+    const { status } = this;
+    if (!status.jobId || status.phase === 'Failed' || status.bundle?.jobId === status.jobId) return;
+    let job: ExportJob;
+    try {
+      job = await this.exporter.status(status.jobId);
+    } catch (error) {
+      if (error instanceof ExportJobLost) return this.fail(error.message);
+      throw error;
+    }
+    if (job.status === 'failed') return this.fail(job.error ?? `export job ${job.jobId} failed`);
+    status.progress = job.progress;
+    status.pageCount = job.pageCount;
+    if (job.status !== 'completed') {
+      status.phase = 'Exporting';
+      this.wakeAt(this.now.getTime() + this.pollInterval());
+      return;
+    }
+    status.phase = 'Bundling';
+    await this.save();
+    await this.deliver(job);
+  }
+
+  /** A completed job's bundle: link, digest, targets, then Ready. */
+  private async deliver(job: ExportJob): Promise<void> {
+    let link: ExportBundle;
+    let digest: string;
+    try {
+      link = await this.exporter.bundle(job.jobId);
+      digest = await bundleDigest(link.bundleUrl);
+    } catch (error) {
+      if (error instanceof ExportJobLost) return this.fail(error.message);
+      const message = `fetching the bundle of job ${job.jobId} failed: ${messageOf(error)}`;
+      this.status.error = message;
+      this.event('Warning', 'BundleFailed', message);
+      this.wakeAt(this.now.getTime() + this.failureBackoff());
+      return;
+    }
+    const version = this.resource.spec.version ?? digest;
+    const targets = await this.reconciler.writeTargets(this.resource, link.bundleUrl, version);
+    Object.assign(this.status, {
+      phase: 'Ready',
+      progress: 100,
+      pageCount: job.pageCount,
+      completedAt: this.now.toISOString(),
+      error: undefined,
+      failures: undefined,
+      lastFailureAt: undefined,
+      bundle: { jobId: job.jobId, sizeBytes: link.sizeBytes, digest, version, ...this.linkTimes(link) },
+    } satisfies StaticExportStatus);
+    this.recordTargets(targets);
+    this.condition('Exporting', 'False', 'ExportCompleted', `export job ${job.jobId} completed`);
+    this.condition('Ready', 'True', 'BundleReady', this.readyMessage());
+    this.event(
+      'Normal',
+      'BundleReady',
+      `export job ${job.jobId}: ${job.pageCount} pages, ${link.sizeBytes} bytes, link valid until ${link.expiresAt}`,
+    );
+    this.wakeAt(Date.parse(this.status.bundle?.renewalTime ?? ''));
+  }
+
+  private fail(message: string): void {
+    const failures = (this.status.failures ?? 0) + 1;
+    Object.assign(this.status, {
+      phase: 'Failed',
+      error: message,
+      failures,
+      lastFailureAt: this.now.toISOString(),
+    } satisfies StaticExportStatus);
+    this.condition('Exporting', 'False', 'ExportFailed', message);
+    if (!this.status.bundle) this.condition('Ready', 'False', 'ExportFailed', message);
+    this.event('Warning', 'ExportFailed', `${message} (failure ${failures} in a row)`);
+    this.wakeAt(this.now.getTime() + this.failureBackoff());
+  }
+
+  private recordTargets(targets: TargetStatus[]): void {
+    this.status.targets = targets;
+    const failed = targets.filter((t) => t.error);
+    if (failed.length === 0) {
+      this.condition('TargetsSynced', 'True', 'Synced', `the bundle link is in ${targets.length} target(s)`);
+      return;
+    }
+    const message = failed.map((t) => t.error).join('; ');
+    this.condition('TargetsSynced', 'False', 'TargetWriteFailed', message);
+    this.event('Warning', 'TargetWriteFailed', message);
+    this.wakeAt(this.now.getTime() + this.failureBackoff());
+  }
+
+  private readyMessage(): string {
+    return `bundle of job ${this.status.bundle?.jobId} is in the targets until ${this.status.bundle?.expiresAt}`;
+  }
+
+  /**
+   * expiresAt, and renewalTime = expiresAt − renewBefore (default a third of the link's lifetime,
+   * as cert-manager renews), in whole seconds, less a per-resource jitter.
+   */
+  private linkTimes(link: ExportBundle): { expiresAt: string; renewalTime: string } {
+    const expires = Date.parse(link.expiresAt);
+    const lifetime = Math.max(0, expires - this.now.getTime());
+    const asked = this.resource.spec.bundle?.renewBefore
+      ? parseDuration(this.resource.spec.bundle.renewBefore)
+      : undefined;
+    const renewBefore = asked !== undefined && asked < lifetime ? asked : lifetime / 3;
+    const jitterRange = Math.min(this.settings.renewJitterMs, renewBefore / 10);
+    const jitter = jitterRange > 0 ? hashFraction(this.resource.metadata.uid) * jitterRange : 0;
+    const renewal = Math.floor((expires - renewBefore - jitter) / 1000) * 1000;
+    return { expiresAt: link.expiresAt, renewalTime: new Date(renewal).toISOString() };
+  }
+
+  private pollInterval(): number {
+    const asked = this.resource.spec.pollInterval
+      ? parseDuration(this.resource.spec.pollInterval)
+      : undefined;
+    return Math.max(asked ?? this.settings.pollIntervalMs, 200);
+  }
+
+  private failureBackoff(): number {
+    const failures = Math.max(1, this.status.failures ?? 1);
+    return Math.min(this.settings.failureBackoffMs * 2 ** (failures - 1), this.settings.maxFailureBackoffMs);
+  }
+}
+
+/** A stable number in [0, 1) for a resource, so its jitter survives restarts. */
+function hashFraction(text: string): number {
+  return createHash('sha256').update(text).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function stripUndefined(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value));
+}
