@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { packageVersion } from '../version.ts';
 import { agentJobsCommand, apiCommand, jobsCommand, keysCommand } from './api-commands.ts';
 import { exportCommand } from './export-command.ts';
+import { operatorCommand } from './operator-command.ts';
 
 /** Builds the `docsnap` command tree. Commands are wiring only: the work lives in the layers below. */
 export function buildProgram(): Command {
@@ -17,5 +18,6 @@ export function buildProgram(): Command {
     .addCommand(apiCommand())
     .addCommand(keysCommand())
     .addCommand(jobsCommand())
-    .addCommand(agentJobsCommand());
+    .addCommand(agentJobsCommand())
+    .addCommand(operatorCommand());
 }
