@@ -228,7 +228,7 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
 
   it('reports a failed export as Failed with the reason, and recovers by itself once the cause is gone', async () => {
     const site = api.config.sites.find((s) => s.domain === 'broken.acme.test');
-    const docsJson = join((site?.source as { path: string }).path, 'docs.json');
+    const docsJson = join((site?.source as { path: string } | undefined)?.path ?? '', 'docs.json');
     const broken = readFileSync(docsJson, 'utf8');
     await cluster.create(
       'broken',
