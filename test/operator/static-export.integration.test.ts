@@ -7,6 +7,8 @@ import { createLogger } from '../../src/api/logging.ts';
 import { STATIC_EXPORT, type StaticExport } from '../../src/contract/static-export.ts';
 import { type RunningOperator, startOperator } from '../../src/operator/operator.ts';
 import { LogCapture, startTestApi, type TestApi } from '../api/helpers.ts';
+import { kubeConfigFor } from '../harness/kube.ts';
+import { TcpProxy } from '../harness/tcp-proxy.ts';
 import { Cluster, REPO } from './helpers.ts';
 
 const connection = inject('kube');
@@ -261,6 +263,38 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
         name: 'broken',
       });
     }
+  });
+});
+
+describe('operator behind a connection that drops', () => {
+  const watched = new Cluster(connection, 'sx-watch');
+  let proxy: TcpProxy;
+  let proxied: RunningOperator | undefined;
+  afterAll(async () => {
+    await proxied?.stop();
+    await proxy?.stop();
+  });
+
+  it('restarts its watches and keeps reconciling', async () => {
+    await watched.installCrd();
+    await watched.createSecret('admin-key', { key: api.keys.acme });
+    const server = new URL(connection.server);
+    proxy = await TcpProxy.start(server.hostname, Number(server.port));
+    proxied = await startOperator({
+      kubeConfig: kubeConfigFor({ ...connection, server: `https://127.0.0.1:${proxy.port}` }),
+      log: createLogger({ level: 'warn', destination: new LogCapture() }),
+      namespaces: [watched.namespace],
+    });
+    await watched.create('docs', spec());
+    const first = await watched.waitFor('docs', isReady);
+
+    proxy.drop(); // every connection reset, reconnects refused for a while
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    proxy.restore();
+    await watched.patch('docs', { spec: { version: 'after-drop' } });
+    const after = await watched.waitFor('docs', (r) => isReady(r) && r.status?.jobId !== first.status?.jobId);
+    expect(after.status?.bundle?.version).toBe('after-drop');
+    expect(proxied.informers.reduce((total, informer) => total + informer.restarts, 0)).toBeGreaterThan(0);
   });
 });
 
