@@ -190,6 +190,65 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
     expect((await cluster.events('docs-refresh')).map((e) => e.reason)).toContain('LinkRefreshed');
   });
 
+  it('shows a failed refresh in conditions and events, and recovers when the exporter answers again', async () => {
+    await cluster.createSecret('flaky-key', { key: api.keys.acme });
+    await cluster.create(
+      'docs-flaky',
+      spec({
+        targets: [{ secret: { name: 'flaky-values' } }],
+        bundle: { renewBefore: '27s' },
+        exporter: { api: { url: api.url, adminKeySecretRef: { name: 'flaky-key', key: 'key' } } },
+      }),
+    );
+    await cluster.waitFor('docs-flaky', isReady);
+    // The admin key is revoked (replaced by an unknown one): the next refresh is refused with 401.
+    const replaceKey = (key: string) =>
+      cluster.core.replaceNamespacedSecret({
+        namespace: cluster.namespace,
+        name: 'flaky-key',
+        body: { metadata: { name: 'flaky-key' }, stringData: { key } },
+      });
+    await replaceKey(`docsnap_${'x'.repeat(43)}`);
+    const failing = await cluster.waitFor('docs-flaky', (r) =>
+      Boolean(r.status?.conditions?.some((c) => c.type === 'TargetsSynced' && c.reason === 'RefreshFailed')),
+    );
+    expect(failing.status?.error).toMatch(/refreshing the bundle link .* failed: .*unknown admin key/);
+    expect(failing.status?.phase).toBe('Ready'); // the link in the targets has not expired yet
+    expect((await cluster.events('docs-flaky')).map((e) => e.reason)).toContain('RefreshFailed');
+
+    await replaceKey(api.keys.acme);
+    const recovered = await cluster.waitFor('docs-flaky', (r) =>
+      Boolean(r.status?.conditions?.some((c) => c.type === 'TargetsSynced' && c.status === 'True')),
+    );
+    expect(recovered.status?.error).toBeUndefined();
+    expect(
+      await linkWorks(valuesOf(await cluster.secretValue('flaky-values', 'values.yaml')).bundleUrl),
+    ).toBe(200);
+    await cluster.custom.deleteNamespacedCustomObject({
+      ...SX,
+      namespace: cluster.namespace,
+      name: 'docs-flaky',
+    });
+  });
+
+  it('exports again when the re-export interval has passed', async () => {
+    await cluster.create(
+      'docs-again',
+      spec({ targets: [{ secret: { name: 'again-values' } }], reexport: { interval: '2s' } }),
+    );
+    const first = await cluster.waitFor('docs-again', isReady);
+    const second = await cluster.waitFor(
+      'docs-again',
+      (r) => isReady(r) && r.status?.jobId !== first.status?.jobId,
+    );
+    expect(second.metadata.generation).toBe(first.metadata.generation);
+    await cluster.custom.deleteNamespacedCustomObject({
+      ...SX,
+      namespace: cluster.namespace,
+      name: 'docs-again',
+    });
+  });
+
   it('exports again on a spec change and on the export-requested-at annotation', async () => {
     const before = await cluster.waitFor('docs', isReady);
     await cluster.patch('docs', { spec: { version: 'v2' } });
