@@ -23,21 +23,21 @@ export class ApiExporter implements Exporter {
     return this.client.startExport(request, signal);
   }
 
-  async status(jobId: string, signal?: AbortSignal): Promise<ExportJob> {
-    try {
-      return await this.client.getExport(jobId, signal);
-    } catch (error) {
-      if (error instanceof AdminApiError && error.status === 404) throw new ExportJobLost(jobId);
-      throw error;
-    }
+  status(jobId: string, signal?: AbortSignal): Promise<ExportJob> {
+    return lostWhen404(jobId, () => this.client.getExport(jobId, signal));
   }
 
-  async bundle(jobId: string, signal?: AbortSignal): Promise<ExportBundle> {
-    try {
-      return await this.client.requestBundle(jobId, signal);
-    } catch (error) {
-      if (error instanceof AdminApiError && error.status === 404) throw new ExportJobLost(jobId);
-      throw error;
-    }
+  bundle(jobId: string, signal?: AbortSignal): Promise<ExportBundle> {
+    return lostWhen404(jobId, () => this.client.requestBundle(jobId, signal));
+  }
+}
+
+/** A 404 for a job the operator recorded means the exporter lost it, not a bad request. */
+async function lostWhen404<T>(jobId: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof AdminApiError && error.status === 404) throw new ExportJobLost(jobId);
+    throw error;
   }
 }
