@@ -48,7 +48,8 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
   const { kubeConfig, log } = options;
   const custom = kubeConfig.makeApiClient(CustomObjectsApi);
   const core = kubeConfig.makeApiClient(CoreV1Api);
-  const namespaces = options.namespaces?.length ? options.namespaces : [undefined];
+  const watched = options.namespaces?.length ? options.namespaces : undefined;
+  const namespaces = watched ?? [undefined];
   const { group, version, plural } = STATIC_EXPORT;
 
   const exportInformers = namespaces.map(
@@ -128,10 +129,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     options.resyncIntervalMs ?? 10 * 60_000,
   );
   resync.unref();
-  log.info(
-    { namespaces: options.namespaces?.length ? options.namespaces : 'all', resources: resourcesCount() },
-    'operator started',
-  );
+  log.info({ namespaces: watched ?? 'all', resources: resourcesCount() }, 'operator started');
 
   function resourcesCount() {
     return exportInformers.reduce((total, informer) => total + informer.list().length, 0);

@@ -2,7 +2,12 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { STATIC_EXPORT, type StaticExport, type StaticExportSpec } from '../../src/contract/static-export.ts';
+import {
+  STATIC_EXPORT,
+  STATIC_EXPORT_API_VERSION,
+  type StaticExport,
+  type StaticExportSpec,
+} from '../../src/contract/static-export.ts';
 import { ensureNamespace, type KubeConnection, kubeConfigFor } from '../harness/kube.ts';
 
 export const run = promisify(execFile);
@@ -72,7 +77,7 @@ export class Cluster {
       version,
       plural,
       namespace: this.namespace,
-      body: { apiVersion: `${group}/${version}`, kind: 'StaticExport', metadata: { name }, spec },
+      body: { apiVersion: STATIC_EXPORT_API_VERSION, kind: STATIC_EXPORT.kind, metadata: { name }, spec },
     })) as StaticExport;
   }
 

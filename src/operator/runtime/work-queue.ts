@@ -80,10 +80,6 @@ export class WorkQueue {
     this.delayed.delete(key);
   }
 
-  get length(): number {
-    return this.ready.length;
-  }
-
   /** Stops taking work and waits for the reconciles in progress. */
   async stop(): Promise<void> {
     this.stopped = true;

@@ -15,6 +15,7 @@ import { ApiExporter } from '../exporters/api-exporter.ts';
 import { type Exporter, ExportJobLost } from '../exporters/exporter.ts';
 import type { EventRecorder } from '../runtime/events.ts';
 import { kubeMessage } from '../runtime/kube-errors.ts';
+import { findSecret } from '../runtime/secrets.ts';
 import type { ReconcileResult } from '../runtime/work-queue.ts';
 import { writeTarget } from '../targets/object-targets.ts';
 import { bundleDigest } from './bundle-digest.ts';
@@ -156,19 +157,17 @@ export class StaticExportReconciler {
     if (!api) throw new Misconfigured('NoExporter', 'spec.exporter names no exporter this operator runs');
     const { namespace } = resource.metadata;
     const ref = api.adminKeySecretRef;
-    let secret = this.deps.cachedSecret(namespace, ref.name);
-    if (!secret) {
-      try {
-        secret = await this.deps.core.readNamespacedSecret({ namespace, name: ref.name });
-      } catch (error) {
-        if ((error as { code?: number }).code === 404)
-          throw new Misconfigured(
-            'AdminKeySecretNotFound',
-            `Secret ${ref.name} (spec.exporter.api.adminKeySecretRef) does not exist in namespace ${namespace}`,
-          );
-        throw new Error(`reading Secret ${ref.name}: ${kubeMessage(error)}`);
-      }
+    let secret: V1Secret | undefined;
+    try {
+      secret = await findSecret(this.deps.core, namespace, ref.name, this.deps.cachedSecret);
+    } catch (error) {
+      throw new Error(`reading Secret ${ref.name}: ${kubeMessage(error)}`);
     }
+    if (!secret)
+      throw new Misconfigured(
+        'AdminKeySecretNotFound',
+        `Secret ${ref.name} (spec.exporter.api.adminKeySecretRef) does not exist in namespace ${namespace}`,
+      );
     const encoded = secret.data?.[ref.key];
     const adminKey = encoded === undefined ? '' : Buffer.from(encoded, 'base64').toString('utf8').trim();
     if (!adminKey)

@@ -27,10 +27,3 @@ export function withStaticExportValues(text: string | undefined, values: StaticE
   document.setIn(['staticExport', 'version'], values.version);
   return document.toString({ lineWidth: 0 });
 }
-
-/** The staticExport section of Helm values, for reading back what a target holds. */
-export function readStaticExportValues(text: string): Partial<StaticExportValues> | undefined {
-  const document = parseDocument(text);
-  const section = document.toJS()?.staticExport;
-  return section && typeof section === 'object' ? section : undefined;
-}

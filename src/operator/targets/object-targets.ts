@@ -6,6 +6,7 @@ import {
   type TargetStatus,
 } from '../../contract/static-export.ts';
 import { isConflict, isNotFound, kubeMessage } from '../runtime/kube-errors.ts';
+import { findSecret } from '../runtime/secrets.ts';
 import { type StaticExportValues, withStaticExportValues } from './helm-values.ts';
 
 export interface TargetClients {
@@ -52,9 +53,12 @@ async function writeSecret(
   fresh: boolean,
 ): Promise<void> {
   const namespace = owner.metadata.namespace;
-  const existing = fresh
-    ? await readSecret(clients.core, namespace, ref.name)
-    : await secretFor(clients, namespace, ref.name);
+  const existing = await findSecret(
+    clients.core,
+    namespace,
+    ref.name,
+    fresh ? undefined : clients.cachedSecret,
+  );
   if (!existing) {
     await clients.core.createNamespacedSecret({
       namespace,
@@ -108,23 +112,6 @@ async function writeConfigMap(
     name: ref.name,
     body: { ...existing, data: { ...existing.data, [ref.key]: updated } },
   });
-}
-
-async function secretFor(clients: TargetClients, namespace: string, name: string) {
-  return clients.cachedSecret?.(namespace, name) ?? (await readSecret(clients.core, namespace, name));
-}
-
-export async function readSecret(
-  core: CoreV1Api,
-  namespace: string,
-  name: string,
-): Promise<V1Secret | undefined> {
-  try {
-    return await core.readNamespacedSecret({ namespace, name });
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
 }
 
 function createdMetadata(owner: StaticExport, name: string) {
