@@ -62,24 +62,130 @@ export const ApiExporter = z
   })
   .describe('Export through an Admin API over HTTP.');
 
+/** A reference to a whole Secret whose keys are named by the field that holds it. */
+const SecretRef = z.object({ name: ObjectName.describe('Name of the Secret, in the StaticExport’s namespace.') });
+
+export const GitSource = z
+  .object({
+    url: z
+      .string()
+      .max(2048)
+      .regex(/^(https?|git):\/\/[^\s/?#@]+[^\s?#]*$/, 'must be an http(s):// or git:// URL without credentials')
+      .describe('Repository URL. Credentials belong in credentialsSecretRef, never in the URL.'),
+    ref: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^[^\s~^:?*[\\]+$/, 'must be a branch, tag or full ref name')
+      .default('main')
+      .describe('Branch or tag to follow. A new commit on it is new content and starts an export.'),
+    credentialsSecretRef: SecretRef.optional().describe(
+      'Secret with `username` and `password` (a token works as password) for HTTP basic auth.',
+    ),
+    pollInterval: Duration.optional().describe('How often the ref is checked for a new commit. Default 1m.'),
+  })
+  .describe('A git repository served over HTTP(S) or the git protocol.');
+
+export const EmbeddedSource = z
+  .object({
+    git: GitSource.optional(),
+    configMap: z
+      .object({ name: ObjectName.describe('ConfigMap in the StaticExport’s namespace.') })
+      .optional()
+      .describe(
+        'A ConfigMap whose keys are the repository’s files; "__" in a key stands for "/". A change to it is new content.',
+      ),
+    path: z
+      .string()
+      .min(1)
+      .max(4096)
+      .regex(/^\//, 'must be an absolute path')
+      .optional()
+      .describe('A directory mounted into the operator’s pod.'),
+  })
+  .meta(exactlyOneOf(['git', 'configMap', 'path'], 'source'))
+  .describe('The docs repository (docs.json and MDX).');
+
+export const S3Storage = z
+  .object({
+    bucket: z.string().min(3).max(63).describe('Bucket for bundles and job records.'),
+    endpoint: z
+      .string()
+      .max(2048)
+      .regex(/^https?:\/\/[^\s/?#@]+\/?$/, 'must be an http(s) origin like https://minio.example:9000')
+      .optional()
+      .describe('S3-compatible server; AWS S3 when absent.'),
+    region: z.string().min(1).max(64).default('us-east-1'),
+    forcePathStyle: z.boolean().default(true).describe('Path-style addressing, as most S3-compatible servers want.'),
+    prefix: z
+      .string()
+      .max(512)
+      .regex(/^[-._a-zA-Z0-9/]*$/, 'may hold letters, digits, "-", "_", "." and "/" only')
+      .optional()
+      .describe('Key prefix. Default: <namespace>/<name>.'),
+    credentialsSecretRef: SecretRef.describe('Secret with `accessKeyId` and `secretAccessKey`.'),
+  })
+  .describe('An S3-compatible bucket; links to bundles are SigV4 presigned (7 days at most).');
+
+export const EmbeddedExporter = z
+  .object({
+    source: EmbeddedSource,
+    storage: z.object({ s3: S3Storage }).describe('Where bundles are stored and linked from.'),
+    linkLifetime: Duration.optional().describe('Lifetime of bundle links (at most 7d). Default 24h.'),
+    siteUrl: z
+      .string()
+      .max(2048)
+      .regex(/^https?:\/\/[^\s/?#@]+[^\s?#]*$/, 'must be an http(s) URL')
+      .optional().describe('Public URL of the served bundle, for sitemap.xml and canonical links.'),
+  })
+  .describe('Run the export pipeline inside the operator, for clusters with no way out.');
+
 export const Exporter = z
-  .object({ api: ApiExporter.optional() })
-  .meta(exactlyOneOf(['api'], 'exporter'))
+  .object({ api: ApiExporter.optional(), embedded: EmbeddedExporter.optional() })
+  .meta(exactlyOneOf(['api', 'embedded'], 'exporter'))
   .describe('Where exports run.');
+export type Exporter = z.infer<typeof Exporter>;
 
 const TargetObject = z.object({
   name: ObjectName.describe('Object name, in the StaticExport’s namespace. Created when missing.'),
   key: DataKey.default('values.yaml').describe('Data key holding the Helm values YAML.'),
 });
 
+export const ArgoCDApplicationTarget = z
+  .object({
+    name: ObjectName.describe('Application name, in the StaticExport’s namespace. Must exist.'),
+    source: z
+      .object({
+        index: z.number().int().min(0).max(99).optional().describe('Position in spec.sources.'),
+        name: z.string().min(1).max(253).optional().describe('spec.sources[].name.'),
+        chart: z.string().min(1).max(253).optional().describe('spec.sources[].chart.'),
+        repoURL: z.string().min(1).max(2048).optional().describe('spec.sources[].repoURL.'),
+      })
+      .optional()
+      .describe(
+        'For multi-source Applications (spec.sources): which source gets the values; every given field must match exactly one source.',
+      ),
+  })
+  .describe('An Argo CD Application: helm.valuesObject.staticExport of its source.');
+
+export const FluxHelmReleaseTarget = z
+  .object({
+    name: ObjectName.describe('HelmRelease name, in the StaticExport’s namespace. Must exist.'),
+  })
+  .describe('A Flux HelmRelease: spec.values.staticExport.');
+
+export const TARGET_KINDS = ['secret', 'configMap', 'argoCDApplication', 'fluxHelmRelease'] as const;
+
 export const Target = z
   .object({
     secret: TargetObject.optional().describe('A Secret key holding Helm values (the default kind).'),
     configMap: TargetObject.optional().describe('A ConfigMap key holding Helm values.'),
+    argoCDApplication: ArgoCDApplicationTarget.optional(),
+    fluxHelmRelease: FluxHelmReleaseTarget.optional(),
   })
-  .meta(exactlyOneOf(['secret', 'configMap'], 'target kind'))
+  .meta(exactlyOneOf([...TARGET_KINDS], 'target kind'))
   .describe(
-    'An object whose Helm values get staticExport.{enabled,bundleUrl,version}; other keys, comments and formatting are kept.',
+    'Where the Helm values staticExport.{enabled,bundleUrl,version} are written; other values, comments and formatting are kept.',
   );
 export type Target = z.infer<typeof Target>;
 
@@ -135,9 +241,9 @@ export const Condition = z
 export type Condition = z.infer<typeof Condition>;
 
 export const TargetStatus = z.object({
-  kind: z.enum(['Secret', 'ConfigMap']),
+  kind: z.enum(['Secret', 'ConfigMap', 'Application', 'HelmRelease']),
   name: z.string(),
-  key: z.string(),
+  key: z.string().describe('The data key, or the field path of the values in the object.'),
   syncedAt: Timestamp.optional().describe('When the current link was last written.'),
   error: z.string().optional().describe('Why the last write failed.'),
 });
@@ -149,6 +255,10 @@ export const StaticExportStatus = z
     phase: z.enum(PHASES).optional(),
     jobId: z.string().optional().describe('The export job of the current (or last) export.'),
     jobGeneration: z.number().int().optional().describe('The generation the job was started for.'),
+    jobRevision: z
+      .string()
+      .optional()
+      .describe('The source revision (git commit, ConfigMap version) the job exports; embedded exporter only.'),
     jobRequestedAt: z
       .string()
       .optional()

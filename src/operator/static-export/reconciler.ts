@@ -144,7 +144,7 @@ export class StaticExportReconciler {
   }
 
   async writeTargets(resource: StaticExport, bundleUrl: string, version: string): Promise<TargetStatus[]> {
-    const clients = { core: this.deps.core, cachedSecret: this.deps.cachedSecret };
+    const clients = { core: this.deps.core, custom: this.deps.custom, cachedSecret: this.deps.cachedSecret };
     return Promise.all(
       resource.spec.targets.map((target) =>
         writeTarget(clients, resource, target, { enabled: true, bundleUrl, version }),
