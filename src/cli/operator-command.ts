@@ -1,7 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../api/logging.ts';
-import { startOperator } from '../operator/operator.ts';
+import { startManager } from '../operator/manager.ts';
 
 /** `docsnap operator`: runs the StaticExport controller until SIGTERM or SIGINT. */
 export function operatorCommand(): Command {
@@ -16,6 +16,14 @@ export function operatorCommand(): Command {
     .option('-n, --namespace <namespaces>', 'comma-separated namespaces to watch (default: all)')
     .option('--concurrency <n>', 'reconciles at once', '4')
     .option('--poll-interval <ms>', 'how often a running export is polled, in ms', '5000')
+    .option(
+      '--listen <host:port>',
+      'where /metrics, /healthz and /readyz are served ("" for nowhere)',
+      '0.0.0.0:8080',
+    )
+    .option('--no-leader-elect', 'run without leader election (only ever one replica)')
+    .option('--leader-election-namespace <ns>', 'namespace of the leader Lease (default: the pod’s)')
+    .option('--leader-election-id <name>', 'name of the leader Lease', 'docsnap-operator')
     .option('--log-level <level>', 'pino log level', 'info')
     .action(
       async (flags: {
@@ -23,15 +31,23 @@ export function operatorCommand(): Command {
         namespace?: string;
         concurrency: string;
         pollInterval: string;
+        listen: string;
+        leaderElect: boolean;
+        leaderElectionNamespace?: string;
+        leaderElectionId: string;
         logLevel: string;
       }) => {
         const kubeConfig = new KubeConfig();
         if (flags.kubeconfig) kubeConfig.loadFromFile(flags.kubeconfig);
         else kubeConfig.loadFromDefault();
         const log = createLogger({ level: flags.logLevel });
-        const operator = await startOperator({
+        const manager = await startManager({
           kubeConfig,
           log,
+          listen: parseListen(flags.listen),
+          leaderElection: flags.leaderElect
+            ? { namespace: flags.leaderElectionNamespace, name: flags.leaderElectionId }
+            : false,
           namespaces: flags.namespace
             ?.split(',')
             .map((n) => n.trim())
@@ -41,11 +57,25 @@ export function operatorCommand(): Command {
         });
         const stop = async (signal: string) => {
           log.info({ signal }, 'shutting down: reconciles in progress finish, the rest resumes from status');
-          await operator.stop();
+          await manager.stop();
           process.exit(0);
         };
         process.once('SIGINT', () => void stop('SIGINT'));
         process.once('SIGTERM', () => void stop('SIGTERM'));
+        if ((await manager.done) === 'lost') {
+          // As controller-runtime does: a fresh process starts as a standby, with clean caches.
+          log.error('exiting: leadership lost');
+          process.exit(1);
+        }
       },
     );
+}
+
+/** "host:port" → where to listen; "" → nowhere. */
+function parseListen(text: string): { host: string; port: number } | false {
+  if (!text) return false;
+  const match = /^(.*):(\d+)$/.exec(text);
+  const port = Number(match?.[2]);
+  if (!match || port > 65_535) throw new InvalidArgumentError(`--listen wants host:port, got "${text}"`);
+  return { host: match[1] || '0.0.0.0', port };
 }

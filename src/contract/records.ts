@@ -14,6 +14,8 @@ export const ExportJobRecord = ExportJob.extend({
   paths: z.array(z.string()).optional(),
   /** The archive in the store, once the job completed. */
   archive: z.object({ key: z.string(), sizeBytes: z.number().int(), sha256: z.string() }).optional(),
+  /** The source revision (a git commit) the job exports; the site's configured ref when absent. */
+  sourceRef: z.string().optional(),
   /** Times the job was started; a job resumed after a restart counts again. */
   attempts: z.number().int().min(0).default(0),
 });

@@ -63,14 +63,19 @@ export const ApiExporter = z
   .describe('Export through an Admin API over HTTP.');
 
 /** A reference to a whole Secret whose keys are named by the field that holds it. */
-const SecretRef = z.object({ name: ObjectName.describe('Name of the Secret, in the StaticExport’s namespace.') });
+const SecretRef = z.object({
+  name: ObjectName.describe('Name of the Secret, in the StaticExport’s namespace.'),
+});
 
 export const GitSource = z
   .object({
     url: z
       .string()
       .max(2048)
-      .regex(/^(https?|git):\/\/[^\s/?#@]+[^\s?#]*$/, 'must be an http(s):// or git:// URL without credentials')
+      .regex(
+        /^(https?|git):\/\/[^\s/?#@]+[^\s?#]*$/,
+        'must be an http(s):// or git:// URL without credentials',
+      )
       .describe('Repository URL. Credentials belong in credentialsSecretRef, never in the URL.'),
     ref: z
       .string()
@@ -116,7 +121,10 @@ export const S3Storage = z
       .optional()
       .describe('S3-compatible server; AWS S3 when absent.'),
     region: z.string().min(1).max(64).default('us-east-1'),
-    forcePathStyle: z.boolean().default(true).describe('Path-style addressing, as most S3-compatible servers want.'),
+    forcePathStyle: z
+      .boolean()
+      .default(true)
+      .describe('Path-style addressing, as most S3-compatible servers want.'),
     prefix: z
       .string()
       .max(512)
@@ -136,9 +144,11 @@ export const EmbeddedExporter = z
       .string()
       .max(2048)
       .regex(/^https?:\/\/[^\s/?#@]+[^\s?#]*$/, 'must be an http(s) URL')
-      .optional().describe('Public URL of the served bundle, for sitemap.xml and canonical links.'),
+      .optional()
+      .describe('Public URL of the served bundle, for sitemap.xml and canonical links.'),
   })
   .describe('Run the export pipeline inside the operator, for clusters with no way out.');
+export type EmbeddedExporter = z.infer<typeof EmbeddedExporter>;
 
 export const Exporter = z
   .object({ api: ApiExporter.optional(), embedded: EmbeddedExporter.optional() })
@@ -258,7 +268,9 @@ export const StaticExportStatus = z
     jobRevision: z
       .string()
       .optional()
-      .describe('The source revision (git commit, ConfigMap version) the job exports; embedded exporter only.'),
+      .describe(
+        'The source revision (git commit, ConfigMap version) the job exports; embedded exporter only.',
+      ),
     jobRequestedAt: z
       .string()
       .optional()

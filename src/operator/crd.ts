@@ -6,7 +6,7 @@ type JsonSchema = { [key: string]: unknown };
 
 /**
  * The StaticExport CustomResourceDefinition, generated from the zod contract so the resource the
- * cluster validates is the one the operator reads. `npm run crds` writes it to crds/; a test
+ * cluster validates is the one the operator reads. `npm run manifests` writes it to crds/; a test
  * fails when the committed file differs.
  */
 export function staticExportCrd() {

@@ -11,6 +11,7 @@ import { STATIC_EXPORT, type StaticExport } from '../contract/static-export.ts';
 import type { Exporter } from './exporters/exporter.ts';
 import { EventRecorder } from './runtime/events.ts';
 import { kubeMessage } from './runtime/kube-errors.ts';
+import type { OperatorMetrics } from './runtime/metrics.ts';
 import { SupervisedInformer } from './runtime/supervised-informer.ts';
 import { WorkQueue } from './runtime/work-queue.ts';
 import {
@@ -30,6 +31,8 @@ export interface OperatorOptions {
   resyncIntervalMs?: number;
   settings?: Partial<ReconcilerSettings>;
   exporterFor?: (resource: StaticExport, adminKey: string) => Exporter;
+  /** Where reconciles, exporter calls and refresh failures are counted. */
+  metrics?: OperatorMetrics;
 }
 
 export interface RunningOperator {
@@ -37,6 +40,10 @@ export interface RunningOperator {
   stop(): Promise<void>;
   /** The watches, for health reporting and tests. */
   informers: Array<SupervisedInformer<StaticExport> | SupervisedInformer<V1Secret>>;
+  /** The StaticExports in the cache, for metrics. */
+  resources(): StaticExport[];
+  /** Whether every watch is up (for /readyz). */
+  watching(): boolean;
 }
 
 /**
@@ -105,17 +112,31 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     cachedSecret: (namespace, name) => findIn(secretInformers, namespace, name),
     settings: { ...DEFAULT_RECONCILER_SETTINGS, ...options.settings },
     exporterFor: options.exporterFor,
+    metrics: options.metrics,
   });
+  const { metrics } = options;
   const queue = new WorkQueue(
     { concurrency: options.concurrency ?? 4, baseBackoffMs: 500, maxBackoffMs: 5 * 60_000 },
     async (key) => {
       const [namespace = '', name = ''] = key.split('/');
       const resource = findIn(exportInformers, namespace, name);
       if (!resource) return undefined;
-      return reconciler.reconcile(resource);
+      const endTimer = metrics?.reconcileDuration.startTimer();
+      try {
+        const result = await reconciler.reconcile(resource);
+        metrics?.reconciles.inc({
+          result: result?.requeueAfterMs === undefined ? 'success' : 'requeue_after',
+        });
+        return result;
+      } finally {
+        endTimer?.();
+      }
     },
-    (key, error) =>
-      log.error({ resource: key, err: kubeMessage(error) }, 'reconcile failed; retrying with backoff'),
+    (key, error) => {
+      metrics?.reconciles.inc({ result: 'error' });
+      metrics?.reconcileErrors.inc();
+      log.error({ resource: key, err: kubeMessage(error) }, 'reconcile failed; retrying with backoff');
+    },
   );
 
   // Secrets first: a reconcile should find the admin key in the cache.
@@ -134,13 +155,17 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
   function resourcesCount() {
     return exportInformers.reduce((total, informer) => total + informer.list().length, 0);
   }
+  const informers = [...exportInformers, ...secretInformers];
 
   return {
-    informers: [...exportInformers, ...secretInformers],
+    informers,
+    resources: () => exportInformers.flatMap((informer) => informer.list()),
+    watching: () => informers.every((informer) => !informer.failing),
     async stop() {
       clearInterval(resync);
-      for (const informer of [...exportInformers, ...secretInformers]) informer.stop();
+      for (const informer of informers) informer.stop();
       await queue.stop();
+      await reconciler.close();
       log.info('operator stopped');
     },
   };
@@ -150,10 +175,13 @@ function keyOf(resource: StaticExport): string {
   return `${resource.metadata.namespace}/${resource.metadata.name}`;
 }
 
-/** Whether a StaticExport reads or writes the named Secret (its admin key or a target). */
+/** Whether a StaticExport reads or writes the named Secret (credentials or a target). */
 function references(resource: StaticExport, secretName: string): boolean {
+  const { api, embedded } = resource.spec.exporter;
   return (
-    resource.spec.exporter.api?.adminKeySecretRef.name === secretName ||
+    api?.adminKeySecretRef.name === secretName ||
+    embedded?.storage.s3.credentialsSecretRef.name === secretName ||
+    embedded?.source.git?.credentialsSecretRef?.name === secretName ||
     resource.spec.targets.some((target) => target.secret?.name === secretName)
   );
 }

@@ -20,6 +20,57 @@ export interface ServiceLogger {
 
 export type ExportJobsConfig = Pick<ApiConfig, 'organizations' | 'sites' | 'links' | 'exports'>;
 
+/** Makes the site's docs repository a directory in workDir; `sourceRef` pins a revision. */
+export type CheckoutSource = (
+  site: SiteConfig,
+  workDir: string,
+  signal: AbortSignal,
+  sourceRef?: string,
+) => Promise<string>;
+
+export interface ExportJobsOptions {
+  /** Default: checkoutSite (a path as is, a git repository fetched without credentials). */
+  checkout?: CheckoutSource;
+  /** Slots shared with other ExportJobs, so many of them in one process run few exports at once. */
+  slots?: Slots;
+}
+
+/** A counting semaphore: at most `size` holders at once, the others wait in order. */
+export class Slots {
+  private free: number;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async acquire(signal: AbortSignal): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else {
+      await new Promise<void>((resolve, reject) => {
+        const wake = () => {
+          signal.removeEventListener('abort', abort);
+          resolve();
+        };
+        const abort = () => {
+          this.waiting.splice(this.waiting.indexOf(wake), 1);
+          reject(signal.reason);
+        };
+        this.waiting.push(wake);
+        signal.addEventListener('abort', abort, { once: true });
+      });
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
+}
+
 const JOBS = 'jobs/';
 /** Running jobs write their progress to the store at most this often (the API serves it live). */
 const PERSIST_INTERVAL_MS = 1000;
@@ -40,14 +91,28 @@ export class ExportJobs {
   private readonly queue: string[] = [];
   private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>();
   private closing = false;
+  private readonly checkout: CheckoutSource;
+  private readonly slots: Slots | undefined;
 
-  constructor(store: ObjectStore, config: ExportJobsConfig, log: ServiceLogger) {
+  constructor(
+    store: ObjectStore,
+    config: ExportJobsConfig,
+    log: ServiceLogger,
+    options: ExportJobsOptions = {},
+  ) {
     this.store = store;
     this.config = config;
     this.log = log;
+    this.checkout = options.checkout ?? ((site, workDir, signal) => checkoutSite(site, workDir, signal));
+    this.slots = options.slots;
   }
 
-  async start(organization: string, request: StartExportRequest): Promise<ExportJob> {
+  /** `sourceRef` pins the source revision the job exports (a git commit), for callers that track it. */
+  async start(
+    organization: string,
+    request: StartExportRequest,
+    options: { sourceRef?: string } = {},
+  ): Promise<ExportJob> {
     this.requireEnterprise(organization);
     const site = this.siteFor(organization, request.domain);
     const now = new Date().toISOString();
@@ -62,6 +127,7 @@ export class ExportJobs {
       domain: site.domain,
       version: request.version,
       paths: request.paths,
+      sourceRef: options.sourceRef,
       attempts: 0,
     };
     await this.save(record);
@@ -150,19 +216,37 @@ export class ExportJobs {
   }
 
   private async run(jobId: string, signal: AbortSignal): Promise<void> {
-    let record =
+    const record =
       this.records.get(jobId) ?? ExportJobRecord.parse(await this.store.getJson(`${JOBS}${jobId}.json`));
     const site = this.config.sites.find((s) => s.domain === record.domain);
     if (!site) {
       await this.finish(record, { status: 'failed', error: `${record.domain} is no longer configured` });
       return;
     }
-    record = { ...record, status: 'running', progress: 0, attempts: record.attempts + 1, updatedAt: now() };
+    // Shutting down while waiting for a slot: the job stays queued for the next process.
+    const release = await this.slots?.acquire(signal).catch(() => null);
+    if (release === null) return;
+    try {
+      await this.export(record, site, signal);
+    } finally {
+      release?.();
+    }
+  }
+
+  private async export(queued: ExportJobRecord, site: SiteConfig, signal: AbortSignal): Promise<void> {
+    const { jobId } = queued;
+    let record: ExportJobRecord = {
+      ...queued,
+      status: 'running',
+      progress: 0,
+      attempts: queued.attempts + 1,
+      updatedAt: now(),
+    };
     await this.save(record);
     const workDir = await mkdtemp(join(this.config.exports.workDir ?? tmpdir(), 'docsnap-job-'));
     let lastSaved = Date.now();
     try {
-      const source = await checkoutSite(site, workDir, signal);
+      const source = await this.checkout(site, workDir, signal, record.sourceRef);
       const archivePath = join(workDir, 'site.tar.gz');
       const result = await exportSite({
         source,

@@ -370,6 +370,9 @@ describe('docsnap operator process', () => {
         connection.kubeconfigPath,
         '--namespace',
         other.namespace,
+        '--listen',
+        '127.0.0.1:0',
+        '--no-leader-elect',
       ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );

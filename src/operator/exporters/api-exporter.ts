@@ -19,16 +19,16 @@ export class ApiExporter implements Exporter {
     });
   }
 
-  start(request: StartExportRequest, signal?: AbortSignal): Promise<ExportJob> {
-    return this.client.startExport(request, signal);
+  start(request: StartExportRequest): Promise<ExportJob> {
+    return this.client.startExport(request);
   }
 
-  status(jobId: string, signal?: AbortSignal): Promise<ExportJob> {
-    return lostWhen404(jobId, () => this.client.getExport(jobId, signal));
+  status(jobId: string): Promise<ExportJob> {
+    return lostWhen404(jobId, () => this.client.getExport(jobId));
   }
 
-  bundle(jobId: string, signal?: AbortSignal): Promise<ExportBundle> {
-    return lostWhen404(jobId, () => this.client.requestBundle(jobId, signal));
+  bundle(jobId: string): Promise<ExportBundle> {
+    return lostWhen404(jobId, () => this.client.requestBundle(jobId));
   }
 }
 

@@ -64,6 +64,11 @@ export class SupervisedInformer<T extends KubernetesObject> {
     void this.informer.stop();
   }
 
+  /** Whether the watch keeps failing (three errors in a row without an event in between). */
+  get failing(): boolean {
+    return this.errorsInRow >= 3;
+  }
+
   list(): T[] {
     return [...this.informer.list()];
   }

@@ -11,10 +11,14 @@ import {
   type StaticExportStatus,
   type TargetStatus,
 } from '../../contract/static-export.ts';
+import { Slots } from '../../service/export-jobs.ts';
 import { ApiExporter } from '../exporters/api-exporter.ts';
+import { EmbeddedExporter } from '../exporters/embedded-exporter.ts';
 import { type Exporter, ExportJobLost } from '../exporters/exporter.ts';
+import { instrumented } from '../exporters/instrumented.ts';
 import type { EventRecorder } from '../runtime/events.ts';
 import { kubeMessage } from '../runtime/kube-errors.ts';
+import type { OperatorMetrics } from '../runtime/metrics.ts';
 import { findSecret } from '../runtime/secrets.ts';
 import type { ReconcileResult } from '../runtime/work-queue.ts';
 import { writeTarget } from '../targets/object-targets.ts';
@@ -29,6 +33,8 @@ export interface ReconcilerSettings {
   maxFailureBackoffMs: number;
   /** Spread of refresh times, so resources created together do not all refresh at once. */
   renewJitterMs: number;
+  /** Embedded exports running at once in this process (each takes a CPU core while it runs). */
+  embeddedExports: number;
 }
 
 export const DEFAULT_RECONCILER_SETTINGS: ReconcilerSettings = {
@@ -36,6 +42,7 @@ export const DEFAULT_RECONCILER_SETTINGS: ReconcilerSettings = {
   failureBackoffMs: 10_000,
   maxFailureBackoffMs: 10 * 60_000,
   renewJitterMs: 30_000,
+  embeddedExports: 2,
 };
 
 export interface ReconcilerDeps {
@@ -48,6 +55,7 @@ export interface ReconcilerDeps {
   settings: ReconcilerSettings;
   /** How an exporter is made for a resource; the API exporter unless a test or mode says otherwise. */
   exporterFor?: (resource: StaticExport, adminKey: string) => Exporter;
+  metrics?: OperatorMetrics;
 }
 
 /** A problem with the resource's surroundings that no retry fixes until someone acts. */
@@ -72,15 +80,30 @@ export class StaticExportReconciler {
    * behind could start a second export for a job already recorded.
    */
   private readonly written = new Map<string, { basedOn: string; object: StaticExport }>();
-  private readonly exporters = new Map<string, Exporter>();
+  /** API exporters by URL and key, shared by the resources that use them. */
+  private readonly apiExporters = new Map<string, Exporter>();
+  /** Embedded exporters by resource uid, with the settings they were made from. */
+  private readonly embeddedExporters = new Map<string, { id: string; exporter: Exporter }>();
+  private readonly slots: Slots;
 
   constructor(deps: ReconcilerDeps) {
     this.deps = deps;
+    this.slots = new Slots(deps.settings.embeddedExports);
   }
 
   /** Called when a resource is gone from the cache. */
   forget(uid: string): void {
     this.written.delete(uid);
+    const embedded = this.embeddedExporters.get(uid);
+    this.embeddedExporters.delete(uid);
+    void embedded?.exporter.close?.();
+  }
+
+  /** Stops the embedded exports of this process (they resume wherever the operator runs next). */
+  async close(): Promise<void> {
+    const exporters = [...this.embeddedExporters.values()];
+    this.embeddedExporters.clear();
+    await Promise.all(exporters.map(({ exporter }) => exporter.close?.()));
   }
 
   async reconcile(cached: StaticExport): Promise<ReconcileResult> {
@@ -112,6 +135,7 @@ export class StaticExportReconciler {
     }
     step.exporter = exporter;
 
+    await step.readSourceRevision();
     await step.refreshIfDue();
     const started = await step.startIfWanted();
     if (!started) await step.followExport();
@@ -153,36 +177,122 @@ export class StaticExportReconciler {
   }
 
   private async exporterFor(resource: StaticExport): Promise<Exporter> {
-    const api = resource.spec.exporter.api;
-    if (!api) throw new Misconfigured('NoExporter', 'spec.exporter names no exporter this operator runs');
-    const { namespace } = resource.metadata;
+    const { api, embedded } = resource.spec.exporter;
+    if (api) return this.apiExporter(resource, api);
+    if (embedded) return this.embeddedExporter(resource, embedded);
+    throw new Misconfigured('NoExporter', 'spec.exporter names no exporter this operator runs');
+  }
+
+  private async apiExporter(
+    resource: StaticExport,
+    api: NonNullable<StaticExport['spec']['exporter']['api']>,
+  ): Promise<Exporter> {
     const ref = api.adminKeySecretRef;
+    const { [ref.key]: adminKey = '' } = await this.secretValues(resource, ref.name, [ref.key], {
+      field: 'spec.exporter.api.adminKeySecretRef',
+      notFound: 'AdminKeySecretNotFound',
+      missing: 'AdminKeyMissing',
+    });
+    // One client per URL and key: a rotated key makes a new one.
+    const id = createHash('sha256').update(`${api.url}\n${adminKey}`).digest('hex');
+    let exporter = this.apiExporters.get(id);
+    if (!exporter) {
+      exporter = instrumented(
+        this.deps.exporterFor?.(resource, adminKey) ?? new ApiExporter(api.url, adminKey),
+        'api',
+        this.deps.metrics,
+      );
+      this.apiExporters.set(id, exporter);
+    }
+    return exporter;
+  }
+
+  private async embeddedExporter(
+    resource: StaticExport,
+    embedded: NonNullable<StaticExport['spec']['exporter']['embedded']>,
+  ): Promise<Exporter> {
+    const { s3 } = embedded.storage;
+    const storage = await this.secretValues(
+      resource,
+      s3.credentialsSecretRef.name,
+      ['accessKeyId', 'secretAccessKey'],
+      {
+        field: 'spec.exporter.embedded.storage.s3.credentialsSecretRef',
+        notFound: 'CredentialsSecretNotFound',
+        missing: 'CredentialsMissing',
+      },
+    );
+    const gitRef = embedded.source.git?.credentialsSecretRef;
+    const git = gitRef
+      ? await this.secretValues(resource, gitRef.name, ['username', 'password'], {
+          field: 'spec.exporter.embedded.source.git.credentialsSecretRef',
+          notFound: 'CredentialsSecretNotFound',
+          missing: 'CredentialsMissing',
+        })
+      : undefined;
+    const { uid, namespace, name } = resource.metadata;
+    // A new exporter when anything it was made from changes; the old one's jobs resume in it.
+    const id = createHash('sha256')
+      .update(JSON.stringify([resource.spec.domain, embedded, storage, git]))
+      .digest('hex');
+    const current = this.embeddedExporters.get(uid);
+    if (current?.id === id) return current.exporter;
+    await current?.exporter.close?.();
+    const exporter = instrumented(
+      new EmbeddedExporter({
+        spec: embedded,
+        domain: resource.spec.domain,
+        namespace,
+        name,
+        storageCredentials: {
+          accessKeyId: storage.accessKeyId ?? '',
+          secretAccessKey: storage.secretAccessKey ?? '',
+        },
+        gitCredentials: git ? { username: git.username ?? '', password: git.password ?? '' } : undefined,
+        core: this.deps.core,
+        slots: this.slots,
+        log: this.deps.log.child({ resource: `${namespace}/${name}` }),
+      }),
+      'embedded',
+      this.deps.metrics,
+    );
+    this.embeddedExporters.set(uid, { id, exporter });
+    return exporter;
+  }
+
+  /** The named keys of a Secret the resource refers to, or a Misconfigured naming what is missing. */
+  private async secretValues(
+    resource: StaticExport,
+    secretName: string,
+    keys: string[],
+    names: { field: string; notFound: string; missing: string },
+  ): Promise<Record<string, string>> {
+    const { namespace } = resource.metadata;
     let secret: V1Secret | undefined;
     try {
-      secret = await findSecret(this.deps.core, namespace, ref.name, this.deps.cachedSecret);
+      secret = await findSecret(this.deps.core, namespace, secretName, this.deps.cachedSecret);
     } catch (error) {
-      throw new Error(`reading Secret ${ref.name}: ${kubeMessage(error)}`);
+      throw new Error(`reading Secret ${secretName}: ${kubeMessage(error)}`);
     }
     if (!secret)
       throw new Misconfigured(
-        'AdminKeySecretNotFound',
-        `Secret ${ref.name} (spec.exporter.api.adminKeySecretRef) does not exist in namespace ${namespace}`,
+        names.notFound,
+        `Secret ${secretName} (${names.field}) does not exist in namespace ${namespace}`,
       );
-    const encoded = secret.data?.[ref.key];
-    const adminKey = encoded === undefined ? '' : Buffer.from(encoded, 'base64').toString('utf8').trim();
-    if (!adminKey)
-      throw new Misconfigured(
-        'AdminKeyMissing',
-        `Secret ${ref.name} has no key ${ref.key} (spec.exporter.api.adminKeySecretRef.key), or it is empty`,
-      );
-    // One client per URL and key: a rotated key makes a new one.
-    const id = createHash('sha256').update(`${api.url}\n${adminKey}`).digest('hex');
-    let exporter = this.exporters.get(id);
-    if (!exporter) {
-      exporter = this.deps.exporterFor?.(resource, adminKey) ?? new ApiExporter(api.url, adminKey);
-      this.exporters.set(id, exporter);
+    const values: Record<string, string> = {};
+    for (const key of keys) {
+      const encoded = secret.data?.[key];
+      const value = encoded === undefined ? '' : Buffer.from(encoded, 'base64').toString('utf8').trim();
+      if (!value)
+        throw new Misconfigured(
+          names.missing,
+          keys.length === 1
+            ? `Secret ${secretName} has no key ${key} (${names.field}.key), or it is empty`
+            : `Secret ${secretName} (${names.field}) has no key ${key}, or it is empty; it needs ${keys.join(' and ')}`,
+        );
+      values[key] = value;
     }
-    return exporter;
+    return values;
   }
 }
 
@@ -190,6 +300,8 @@ export class StaticExportReconciler {
 class Step {
   readonly status: StaticExportStatus;
   exporter!: Exporter;
+  /** The source's current revision, for exporters that read the source themselves. */
+  private revision: string | undefined;
   private resource: StaticExport;
   private readonly reconciler: StaticExportReconciler;
   private readonly deps: ReconcilerDeps;
@@ -254,6 +366,24 @@ class Step {
     this.wakeMs.push(time - this.now.getTime());
   }
 
+  /**
+   * Where the source is now (embedded exporter). When the source cannot be read, exports go on
+   * unpinned: a running bundle stays, and a new export fails with the source's own error.
+   */
+  async readSourceRevision(): Promise<void> {
+    if (!this.exporter.sourceRevision) return;
+    try {
+      this.revision = await this.exporter.sourceRevision();
+    } catch (error) {
+      const message = `reading the docs source failed: ${messageOf(error)}`;
+      if (this.status.error !== message) this.event('Warning', 'SourceUnavailable', message);
+      this.status.error = message;
+      this.wakeAt(this.now.getTime() + this.failureBackoff());
+      return;
+    }
+    if (this.exporter.sourcePollMs) this.wakeAt(this.now.getTime() + this.exporter.sourcePollMs);
+  }
+
   /** A fresh link for the bundle in the targets, at its renewal time (or to retry failed targets). */
   async refreshIfDue(): Promise<void> {
     const bundle = this.status.bundle;
@@ -274,6 +404,7 @@ class Step {
       if (expired) this.condition('Ready', 'False', 'LinkExpired', message);
       this.condition('TargetsSynced', 'False', 'RefreshFailed', message);
       this.event('Warning', 'RefreshFailed', message);
+      this.deps.metrics?.refreshFailures.inc();
       this.wakeAt(this.now.getTime() + this.failureBackoff());
       return;
     }
@@ -296,10 +427,14 @@ class Step {
     const requestedAt = metadata.annotations?.[EXPORT_REQUESTED_ANNOTATION] || undefined;
     let job: ExportJob;
     try {
-      job = await this.exporter.start({ domain: spec.domain, version: spec.version, paths: spec.paths });
+      job = await this.exporter.start(
+        { domain: spec.domain, version: spec.version, paths: spec.paths },
+        { revision: this.revision },
+      );
     } catch (error) {
       this.status.jobGeneration = metadata.generation;
       this.status.jobRequestedAt = requestedAt;
+      this.status.jobRevision = this.revision;
       this.fail(`starting the export failed: ${messageOf(error)}`);
       return true;
     }
@@ -308,6 +443,7 @@ class Step {
       jobId: job.jobId,
       jobGeneration: metadata.generation,
       jobRequestedAt: requestedAt,
+      jobRevision: this.revision,
       progress: job.progress,
       pageCount: job.pageCount,
       startedAt: this.now.toISOString(),
@@ -327,8 +463,11 @@ class Step {
     const { status } = this;
     const { metadata, spec } = this.resource;
     const requestedAt = metadata.annotations?.[EXPORT_REQUESTED_ANNOTATION] ?? '';
+    const newRevision = this.revision !== undefined && status.jobRevision !== this.revision;
     const attemptIsCurrent =
-      status.jobGeneration === metadata.generation && (status.jobRequestedAt ?? '') === requestedAt;
+      status.jobGeneration === metadata.generation &&
+      (status.jobRequestedAt ?? '') === requestedAt &&
+      !newRevision;
     if (status.phase === 'Failed' && attemptIsCurrent) {
       const retryAt = Date.parse(status.lastFailureAt ?? '') + this.failureBackoff();
       if (this.now.getTime() < retryAt) {
@@ -341,6 +480,9 @@ class Step {
     if (status.jobGeneration !== metadata.generation)
       return `spec changed (generation ${metadata.generation})`;
     if ((status.jobRequestedAt ?? '') !== requestedAt) return `requested at ${requestedAt}`;
+    // A new revision while an export runs waits for it: the next export starts from what it left.
+    if (newRevision && (status.phase === 'Ready' || status.phase === 'Failed'))
+      return `new source revision ${this.revision?.slice(0, 12)}`;
     const interval = spec.reexport?.interval ? parseDuration(spec.reexport.interval) : undefined;
     if (interval && status.phase === 'Ready' && status.completedAt) {
       const due = Date.parse(status.completedAt) + interval;
