@@ -72,14 +72,13 @@ export class OperatorMetrics {
     });
     new Gauge({
       name: 'docsnap_operator_link_expiry_seconds',
-      help: 'Seconds until the earliest bundle link in a target expires (negative: already expired). Absent when no link was delivered.',
+      help: 'Seconds until the earliest bundle link in a target expires (negative: already expired; NaN: no link delivered yet).',
       registers,
       collect() {
-        this.reset();
         const expiries = resources()
           .map((resource) => Date.parse(resource.status?.bundle?.expiresAt ?? ''))
           .filter((time) => !Number.isNaN(time));
-        if (expiries.length > 0) this.set((Math.min(...expiries) - Date.now()) / 1000);
+        this.set(expiries.length > 0 ? (Math.min(...expiries) - Date.now()) / 1000 : Number.NaN);
       },
     });
   }
