@@ -10,3 +10,11 @@ export class ServiceRefusal extends Error {
     this.kind = kind;
   }
 }
+
+/** The docs source could not be read (a missing ConfigMap, say); the message is meant for the caller. */
+export class SourceUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SourceUnavailable';
+  }
+}

@@ -8,7 +8,7 @@ import { ExportJobRecord } from '../contract/records.ts';
 import { ExportError } from '../export/errors.ts';
 import { exportSite } from '../export/pipeline.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
-import { ServiceRefusal } from './errors.ts';
+import { ServiceRefusal, SourceUnavailable } from './errors.ts';
 import { checkoutSite } from './site-source.ts';
 
 /** What the service logs through; pino's logger fits. */
@@ -369,7 +369,7 @@ function failureMessage(error: unknown): string {
     return [error.message, ...problems].filter(Boolean).join('; ');
   }
   const message = (error as Error).message ?? '';
-  if (message.startsWith('git ')) return message;
+  if (error instanceof SourceUnavailable || message.startsWith('git ')) return message;
   return 'the export failed unexpectedly; the server log has the details';
 }
 

@@ -1,15 +1,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
-import type { CoreV1Api } from '@kubernetes/client-node';
+import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { ExportBundle, ExportJob, StartExportRequest } from '../../contract/admin-api.ts';
 import type { SiteConfig } from '../../contract/api-config.ts';
 import { parseDuration } from '../../contract/duration.ts';
 import type { EmbeddedExporter as EmbeddedExporterSpec } from '../../contract/static-export.ts';
-import { ServiceRefusal } from '../../service/errors.ts';
+import { ServiceRefusal, SourceUnavailable } from '../../service/errors.ts';
 import { ExportJobs, type Slots } from '../../service/export-jobs.ts';
 import { checkoutSite, type GitCredentials, resolveGitRevision } from '../../service/site-source.ts';
 import { S3ObjectStore } from '../../storage/s3-store.ts';
+import { kubeMessage } from '../runtime/kube-errors.ts';
 import { type Exporter, ExportJobLost } from './exporter.ts';
 
 /** The one organization of an embedded exporter's jobs: the operator itself. */
@@ -136,7 +137,14 @@ export class EmbeddedExporter implements Exporter {
   /** A ConfigMap's keys as files; "__" in a key stands for "/". */
   private async writeConfigMap(name: string, dir: string): Promise<string> {
     const { core, namespace } = this.options;
-    const configMap = await core.readNamespacedConfigMap({ namespace, name });
+    let configMap: V1ConfigMap;
+    try {
+      configMap = await core.readNamespacedConfigMap({ namespace, name });
+    } catch (error) {
+      throw new SourceUnavailable(
+        `reading ConfigMap ${name} (spec.exporter.embedded.source.configMap): ${kubeMessage(error)}`,
+      );
+    }
     const files: Array<[string, Buffer]> = [
       ...Object.entries(configMap.data ?? {}).map(([key, text]): [string, Buffer] => [
         key,
@@ -150,7 +158,7 @@ export class EmbeddedExporter implements Exporter {
     for (const [key, content] of files) {
       const relative = normalize(key.replaceAll('__', '/'));
       if (relative.startsWith('..') || relative.startsWith(sep))
-        throw new Error(`ConfigMap ${name} key ${key} points outside the repository`);
+        throw new SourceUnavailable(`ConfigMap ${name} key ${key} points outside the repository`);
       const path = join(dir, relative);
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, content);

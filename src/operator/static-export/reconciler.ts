@@ -375,7 +375,7 @@ class Step {
     try {
       this.revision = await this.exporter.sourceRevision();
     } catch (error) {
-      const message = `reading the docs source failed: ${messageOf(error)}`;
+      const message = `reading the docs source failed: ${kubeMessage(error)}`;
       if (this.status.error !== message) this.event('Warning', 'SourceUnavailable', message);
       this.status.error = message;
       this.wakeAt(this.now.getTime() + this.failureBackoff());
