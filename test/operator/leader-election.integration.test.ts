@@ -48,16 +48,20 @@ class OperatorProcess {
     return this.lines.some((line) => line.msg === message);
   }
 
-  async metrics(): Promise<string> {
+  /** The port of /metrics and the probes, from the process's log. */
+  private port(): number {
     const line = this.lines.find((l) => l.msg === 'serving /metrics, /healthz and /readyz');
-    const { port } = line?.address as { port: number };
-    return (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const address = line?.address as { port: number } | undefined;
+    if (!address) throw new Error('the operator process did not log its metrics address');
+    return address.port;
+  }
+
+  async metrics(): Promise<string> {
+    return (await fetch(`http://127.0.0.1:${this.port()}/metrics`)).text();
   }
 
   async probe(path: '/healthz' | '/readyz'): Promise<number> {
-    const line = this.lines.find((l) => l.msg === 'serving /metrics, /healthz and /readyz');
-    const { port } = line?.address as { port: number };
-    return (await fetch(`http://127.0.0.1:${port}${path}`)).status;
+    return (await fetch(`http://127.0.0.1:${this.port()}${path}`)).status;
   }
 
   exited(): Promise<number | null> {

@@ -41,6 +41,15 @@ describe('site sources', () => {
     expect(existsSync(join(tag, 'CHANGELOG.txt'))).toBe(false);
   });
 
+  it('checks out a pinned revision of the ref when asked', async () => {
+    const tagged = execFileSync('git', ['rev-parse', 'v1^{commit}'], { cwd: repo, encoding: 'utf8' }).trim();
+    const dir = await checkoutSite(site(`file://${repo}`, 'main'), tempDir(), undefined, {
+      revision: tagged,
+    });
+    expect(existsSync(join(dir, 'docs.json'))).toBe(true);
+    expect(existsSync(join(dir, 'CHANGELOG.txt'))).toBe(false);
+  });
+
   it("fails with git's own words for a missing ref, without credentials of the URL", async () => {
     await expect(checkoutSite(site(`file://${repo}`, 'no-such-branch'), tempDir())).rejects.toThrow(
       /git fetch of file:\/\/.* \(no-such-branch\) failed: .*no-such-branch/,
