@@ -8,8 +8,12 @@ describe('Slots', () => {
     const order: string[] = [];
     const a = await slots.acquire(signal);
     const b = await slots.acquire(signal);
-    const c = slots.acquire(signal).then((release) => (order.push('c'), release));
-    const d = slots.acquire(signal).then((release) => (order.push('d'), release));
+    const arrived = (name: string) => (release: () => void) => {
+      order.push(name);
+      return release;
+    };
+    const c = slots.acquire(signal).then(arrived('c'));
+    const d = slots.acquire(signal).then(arrived('d'));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(order).toEqual([]);
     a();
