@@ -25,4 +25,14 @@ describe('docsnap CLI', () => {
       stderr: expect.stringContaining("unknown option '--no-such-flag'"),
     });
   });
+
+  it('operator: documents its production flags and refuses a bad --listen before touching a cluster', async () => {
+    const { stdout } = await run(process.execPath, [...cli, 'operator', '--help']);
+    for (const flag of ['--listen', '--no-leader-elect', '--leader-election-namespace', '--namespace'])
+      expect(stdout).toContain(flag);
+    await expect(run(process.execPath, [...cli, 'operator', '--listen', 'nowhere'])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--listen wants host:port, got "nowhere"'),
+    });
+  });
 });
