@@ -90,8 +90,11 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
         kubeConfig,
         log,
         path: namespace ? `/api/v1/namespaces/${namespace}/secrets` : '/api/v1/secrets',
+        fieldSelector: SECRETS_WORTH_CACHING,
         list: () =>
-          namespace ? core.listNamespacedSecret({ namespace }) : core.listSecretForAllNamespaces(),
+          namespace
+            ? core.listNamespacedSecret({ namespace, fieldSelector: SECRETS_WORTH_CACHING })
+            : core.listSecretForAllNamespaces({ fieldSelector: SECRETS_WORTH_CACHING }),
         onChange: (secret) => {
           for (const resource of resourcesIn(secret.metadata?.namespace ?? ''))
             if (references(resource, secret.metadata?.name ?? '')) queue.add(keyOf(resource));
@@ -170,6 +173,12 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     },
   };
 }
+
+/**
+ * Helm keeps every release revision as a Secret of up to 1 MiB: caching those would make the
+ * operator's memory grow with the cluster's Helm history. No credential or target is one.
+ */
+const SECRETS_WORTH_CACHING = 'type!=helm.sh/release.v1';
 
 function keyOf(resource: StaticExport): string {
   return `${resource.metadata.namespace}/${resource.metadata.name}`;

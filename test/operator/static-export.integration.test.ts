@@ -269,6 +269,22 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
     expect(afterAnnotation.status?.jobRequestedAt).toBe('2026-11-22T10:00:00Z');
   });
 
+  it('keeps Helm release Secrets out of its cache (they grow with every release)', async () => {
+    await cluster.core.createNamespacedSecret({
+      namespace: cluster.namespace,
+      body: {
+        metadata: { name: 'sh.helm.release.v1.docs.v1' },
+        type: 'helm.sh/release.v1',
+        stringData: { release: 'x'.repeat(4096) },
+      },
+    });
+    await cluster.createSecret('plain', { key: 'value' });
+    const cached = (name: string) =>
+      operator.informers.some((informer) => informer.get(name, cluster.namespace) !== undefined);
+    await expect.poll(() => cached('plain')).toBe(true);
+    expect(cached('sh.helm.release.v1.docs.v1')).toBe(false);
+  });
+
   it('explains a missing admin key Secret in a condition, and goes on once it exists', async () => {
     await cluster.create(
       'docs-nokey',

@@ -12,6 +12,8 @@ export interface SupervisedInformerOptions<T extends KubernetesObject> {
   /** The watch path, e.g. /apis/docsnap.dev/v1alpha1/namespaces/NS/staticexports. */
   path: string;
   list: () => Promise<KubernetesListObject<T>>;
+  /** Applied to the watch; the list function must apply the same one. */
+  fieldSelector?: string;
   onChange: (object: T, type: 'add' | 'update' | 'delete') => void;
   log: Logger;
   /** First restart delay after a watch error; doubles up to maxBackoffMs. */
@@ -27,7 +29,9 @@ export interface SupervisedInformerOptions<T extends KubernetesObject> {
  */
 export class SupervisedInformer<T extends KubernetesObject> {
   private readonly informer: ListWatch<T>;
-  private readonly options: Required<Omit<SupervisedInformerOptions<T>, 'list' | 'onChange'>>;
+  private readonly options: Required<
+    Omit<SupervisedInformerOptions<T>, 'list' | 'onChange' | 'fieldSelector'>
+  >;
   private restartTimer: NodeJS.Timeout | undefined;
   private errorsInRow = 0;
   private stopped = false;
@@ -36,7 +40,14 @@ export class SupervisedInformer<T extends KubernetesObject> {
 
   constructor(options: SupervisedInformerOptions<T>) {
     this.options = { baseBackoffMs: 500, maxBackoffMs: 30_000, ...options };
-    this.informer = new ListWatch<T>(options.path, new Watch(options.kubeConfig), options.list, false);
+    this.informer = new ListWatch<T>(
+      options.path,
+      new Watch(options.kubeConfig),
+      options.list,
+      false,
+      undefined,
+      options.fieldSelector,
+    );
     this.informer.on('add', (object) => {
       this.errorsInRow = 0;
       options.onChange(object, 'add');

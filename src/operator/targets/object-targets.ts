@@ -1,4 +1,4 @@
-import type { CoreV1Api, V1ConfigMap, V1Secret } from '@kubernetes/client-node';
+import type { CoreV1Api, CustomObjectsApi, V1ConfigMap, V1Secret } from '@kubernetes/client-node';
 import {
   MANAGED_BY_LABEL,
   type StaticExport,
@@ -7,18 +7,23 @@ import {
 } from '../../contract/static-export.ts';
 import { isConflict, isNotFound, kubeMessage } from '../runtime/kube-errors.ts';
 import { findSecret } from '../runtime/secrets.ts';
+import { writeApplication, writeHelmRelease } from './gitops-targets.ts';
+import { TargetError } from './gitops-values.ts';
 import { type StaticExportValues, withStaticExportValues } from './helm-values.ts';
 
 export interface TargetClients {
   core: CoreV1Api;
+  /** For the GitOps targets: Argo CD Applications and Flux HelmReleases. */
+  custom: CustomObjectsApi;
   /** A Secret from the operator's cache, to save a read; the API is asked when it is not there. */
   cachedSecret?: (namespace: string, name: string) => V1Secret | undefined;
 }
 
 /**
- * Writes the staticExport values into one target (a Secret or ConfigMap key holding Helm values).
- * A missing object is created, labelled as docsnap's and owned by the StaticExport (so it goes
+ * Writes the staticExport values into one target. A Secret or ConfigMap key holding Helm values:
+ * a missing object is created, labelled as docsnap's and owned by the StaticExport (so it goes
  * with it); an existing one is updated in place, other keys untouched, and never adopted.
+ * An Argo CD Application or Flux HelmRelease must exist: its values object is updated in place.
  * Unchanged values cause no write. Conflicting writers are retried on a fresh read.
  */
 export async function writeTarget(
@@ -27,22 +32,53 @@ export async function writeTarget(
   target: Target,
   values: StaticExportValues,
 ): Promise<TargetStatus> {
-  const kind = target.secret ? 'Secret' : 'ConfigMap';
-  const ref = (target.secret ?? target.configMap) as { name: string; key: string };
-  const status: TargetStatus = { kind, name: ref.name, key: ref.key };
+  const status = describeTarget(target);
+  const namespace = owner.metadata.namespace;
+  const located = (key: string) => {
+    status.key = key;
+  };
   try {
     for (let attempt = 1; ; attempt++) {
       try {
-        if (kind === 'Secret') await writeSecret(clients, owner, ref, values, attempt > 1);
-        else await writeConfigMap(clients.core, owner, ref, values);
+        if (target.secret) await writeSecret(clients, owner, target.secret, values, attempt > 1);
+        else if (target.configMap) await writeConfigMap(clients.core, owner, target.configMap, values);
+        else if (target.argoCDApplication)
+          await writeApplication(clients.custom, namespace, target.argoCDApplication, values, located);
+        else if (target.fluxHelmRelease)
+          await writeHelmRelease(clients.custom, namespace, target.fluxHelmRelease, values, located);
         return { ...status, syncedAt: new Date().toISOString() };
       } catch (error) {
         if (!isConflict(error) || attempt >= 3) throw error;
       }
     }
   } catch (error) {
-    return { ...status, error: `${kind} ${ref.name} key ${ref.key}: ${kubeMessage(error)}` };
+    // The link must stay out of status and events, whatever a server echoes back.
+    const message = errorMessage(status, error);
+    return {
+      ...status,
+      error: values.bundleUrl ? message.replaceAll(values.bundleUrl, '<bundle link>') : message,
+    };
   }
+}
+
+/** Kind, name and (until the object is read, for GitOps targets: expected) field path of a target. */
+function describeTarget(target: Target): TargetStatus {
+  if (target.secret) return { kind: 'Secret', name: target.secret.name, key: target.secret.key };
+  if (target.configMap) return { kind: 'ConfigMap', name: target.configMap.name, key: target.configMap.key };
+  if (target.fluxHelmRelease)
+    return { kind: 'HelmRelease', name: target.fluxHelmRelease.name, key: 'spec.values' };
+  const application = target.argoCDApplication;
+  if (!application) throw new Error('a target names no kind'); // the CRD's CEL rule refuses this
+  const index = application.source?.index;
+  const field = application.source ? `spec.sources[${index ?? ''}]` : 'spec.source';
+  return { kind: 'Application', name: application.name, key: `${field}.helm.valuesObject` };
+}
+
+function errorMessage(status: TargetStatus, error: unknown): string {
+  if (error instanceof TargetError) return error.message;
+  if (status.kind === 'Secret' || status.kind === 'ConfigMap')
+    return `${status.kind} ${status.name} key ${status.key}: ${kubeMessage(error)}`;
+  return `${status.kind} ${status.name} (${status.key}): ${kubeMessage(error)}`;
 }
 
 async function writeSecret(
