@@ -66,21 +66,26 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
     : undefined;
   if (server) log.info({ address: server.address() }, 'serving /metrics, /healthz and /readyz');
 
+  let requestStop: () => void = () => undefined;
+  const stopRequested = new Promise<'stop'>((resolve) => {
+    requestStop = () => resolve('stop');
+  });
+
   const lead = async (): Promise<'lost' | 'stopped'> => {
     if (elector && !(await elector.acquire())) return 'stopped';
-    if (stopping) return 'stopped';
-    operator = await startOperator({ ...options, metrics });
-    metrics.isLeader.set(1);
-    if (!elector) return new Promise<'stopped'>((resolve) => stopped.push(() => resolve('stopped')));
-    const outcome = await elector.holdUntilLost();
-    if (outcome === 'lost') {
-      // Another replica may lead already: stop acting at once.
+    if (!stopping) {
+      operator = await startOperator({ ...options, metrics });
+      metrics.isLeader.set(1);
+      // The lease is renewed all along, also while the controller shuts down.
+      const outcome = await Promise.race([elector?.holdUntilLost() ?? stopRequested, stopRequested]);
       metrics.isLeader.set(0);
       await operator.stop();
+      // Lost: another replica may lead already, and this one has stopped acting.
+      if (outcome === 'lost') return 'lost';
     }
-    return outcome;
+    await elector?.stop(); // hands the lease over at once
+    return 'stopped';
   };
-  const stopped: Array<() => void> = [];
   const done = lead();
 
   return {
@@ -93,12 +98,11 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
     metrics,
     async stop() {
       stopping = true;
-      await operator?.stop();
-      metrics.isLeader.set(0);
-      await elector?.stop();
-      for (const resolve of stopped.splice(0)) resolve();
+      requestStop();
+      // A standby stops waiting; a leader is stopped by lead() in order: controller, then lease.
+      if (elector && !elector.isLeader) await elector.stop();
       await done;
-      await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+      await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     },
   };
 }
