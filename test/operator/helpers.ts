@@ -37,21 +37,42 @@ export class Cluster {
   /** Applies the committed CRD with kubectl, as a user would, and waits until it is served. */
   async installCrd(): Promise<void> {
     await this.kubectl('apply', '-f', join(REPO, 'crds'));
+    await this.crdServed(`${plural}.${group}`, 'sx');
+    await ensureNamespace(this.core, this.namespace);
+  }
+
+  /**
+   * Applies another project's CRD (a fixture file) and waits until it is served; `resource` is
+   * what kubectl calls it (plural.group).
+   */
+  async applyCrd(file: string, resource: string): Promise<void> {
+    await this.kubectl('apply', '-f', file);
+    await this.crdServed(resource, resource);
+  }
+
+  async crdExists(name: string): Promise<boolean> {
     const extensions = this.kubeConfig.makeApiClient(ApiextensionsV1Api);
-    await until('the CRD to be established', async () => {
-      const crd = await extensions.readCustomResourceDefinition({ name: `${plural}.${group}` });
+    return extensions.readCustomResourceDefinition({ name }).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  private async crdServed(name: string, resource: string): Promise<void> {
+    const extensions = this.kubeConfig.makeApiClient(ApiextensionsV1Api);
+    await until(`the CRD ${name} to be established`, async () => {
+      const crd = await extensions.readCustomResourceDefinition({ name });
       return crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ?? false;
     });
     // Discovery can lag a moment behind Established.
-    await until('kubectl to know the resource', async () => {
+    await until(`kubectl to know ${resource}`, async () => {
       try {
-        await this.kubectl('get', 'sx', '-A');
+        await this.kubectl('get', resource, '-A');
         return true;
       } catch {
         return false;
       }
     });
-    await ensureNamespace(this.core, this.namespace);
   }
 
   async createSecret(name: string, data: Record<string, string>): Promise<void> {
