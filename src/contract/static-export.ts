@@ -95,7 +95,12 @@ export const EmbeddedSource = z
   .object({
     git: GitSource.optional(),
     configMap: z
-      .object({ name: ObjectName.describe('ConfigMap in the StaticExport’s namespace.') })
+      .object({
+        name: ObjectName.describe('ConfigMap in the StaticExport’s namespace.'),
+        pollInterval: Duration.optional().describe(
+          'How often the ConfigMap is checked for a change. Default 1m.',
+        ),
+      })
       .optional()
       .describe(
         'A ConfigMap whose keys are the repository’s files; "__" in a key stands for "/". A change to it is new content.',

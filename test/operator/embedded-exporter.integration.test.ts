@@ -109,7 +109,7 @@ describe('embedded exporter: the pipeline inside the operator, bundles in S3', (
     first = await cluster.waitFor('git-docs', isReady, 120_000);
     expect(first.status?.pageCount).toBe(23);
     expect(first.status?.jobRevision).toMatch(/^[0-9a-f]{40}$/);
-    expect(first.status?.bundle?.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.status?.bundle?.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     const values = staticExportValues(await cluster.secretValue('values', 'values.yaml'));
     expect(
       values.bundleUrl.startsWith(`${s3.endpoint}/${bucket}/${cluster.namespace}/git-docs/bundles/`),
@@ -216,9 +216,12 @@ describe('embedded exporter: the pipeline inside the operator, bundles in S3', (
     });
     await cluster.create(
       'configmap-docs',
-      spec({ configMap: { name: 'small-docs' } }, { targets: [{ secret: { name: 'cm-values' } }] }),
+      spec(
+        { configMap: { name: 'small-docs', pollInterval: '1s' } },
+        { targets: [{ secret: { name: 'cm-values' } }] },
+      ),
     );
-    const ready = await cluster.waitFor('configmap-docs', isReady, 60_000);
+    const ready = await cluster.waitFor('configmap-docs', isReady, 20_000);
     expect(ready.status?.pageCount).toBe(2);
     expect(ready.status?.jobRevision).toMatch(/^configmap\//);
 
@@ -233,7 +236,7 @@ describe('embedded exporter: the pipeline inside the operator, bundles in S3', (
     const again = await cluster.waitFor(
       'configmap-docs',
       (r) => isReady(r) && r.status?.jobRevision !== ready.status?.jobRevision,
-      90_000,
+      30_000,
     );
     expect(again.status?.jobId).not.toBe(ready.status?.jobId);
   });

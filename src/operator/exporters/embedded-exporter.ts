@@ -60,7 +60,8 @@ export class EmbeddedExporter implements Exporter {
     const source = spec.source;
     this.sourcePollMs = source.path
       ? undefined
-      : (parseDuration(source.git?.pollInterval ?? '') ?? DEFAULT_SOURCE_POLL_MS);
+      : (parseDuration(source.git?.pollInterval ?? source.configMap?.pollInterval ?? '') ??
+        DEFAULT_SOURCE_POLL_MS);
     const site: SiteConfig = {
       domain: options.domain,
       organization: ORGANIZATION,
