@@ -142,9 +142,10 @@ describe('two operator replicas with leader election', () => {
     const tookOverAt = Date.now();
     const taken = await lease();
     expect(taken.spec?.leaseTransitions).toBeGreaterThanOrEqual(1);
-    // client-go's guarantee: free after leaseDuration without renewal, seen within one retry period.
-    expect(tookOverAt - lastRenewal).toBeLessThanOrEqual(15_000 + 2_400 + 1_000);
-    expect(tookOverAt - killedAt).toBeGreaterThan(10_000); // it did wait for the lease to run out
+    // The lease runs out 15 s after the last renewal; the standby tries right then. The margin
+    // covers one request and this test's polling of the log.
+    expect(tookOverAt - lastRenewal).toBeLessThanOrEqual(15_000 + 1_000);
+    expect(tookOverAt - lastRenewal).toBeGreaterThanOrEqual(15_000 - 2_400); // it did wait for the lease
     console.log(
       `takeover ${tookOverAt - killedAt} ms after the kill, ${tookOverAt - lastRenewal} ms after the last renewal`,
     );

@@ -38,6 +38,8 @@ export interface LeaderElectorOptions extends LeaderElectionSettings {
 export class LeaderElector {
   private readonly options: LeaderElectorOptions;
   private observed: { record: string; at: number } | undefined;
+  /** When the lease another replica holds runs out, as far as this one can tell. */
+  private heldUntil = 0;
   private stopping = new AbortController();
   private leading = false;
 
@@ -65,7 +67,9 @@ export class LeaderElector {
         log.info({ lease: `${namespace}/${name}`, identity }, 'became the leader');
         return true;
       }
-      await this.pause(retryPeriodMs * (1 + Math.random() * 0.2));
+      // Try again after the retry period, or right when the holder's lease runs out if sooner.
+      const untilFree = this.heldUntil - Date.now() + 20;
+      await this.pause(Math.max(20, Math.min(retryPeriodMs * (1 + Math.random() * 0.2), untilFree)));
     }
     return false;
   }
@@ -160,7 +164,8 @@ export class LeaderElector {
     if (this.observed?.record !== record) this.observed = { record, at: now };
     const heldByOther = Boolean(current.holderIdentity) && current.holderIdentity !== identity;
     const holdsFor = (current.leaseDurationSeconds ?? 0) * 1000;
-    if (heldByOther && (this.observed?.at ?? now) + holdsFor > now) return false;
+    this.heldUntil = this.expiry(current.renewTime, holdsFor, now);
+    if (heldByOther && now < this.heldUntil) return false;
 
     const renewing = current.holderIdentity === identity;
     try {
@@ -182,6 +187,22 @@ export class LeaderElector {
       if (!isConflict(error)) log.warn({ err: kubeMessage(error) }, 'updating the lease failed');
       return false;
     }
+  }
+
+  /**
+   * When a lease renewed at `renewTime` (the holder's clock) runs out. client-go counts from when
+   * it saw the renewal, which a poll sees up to a retry period late, so a takeover could come a
+   * lease duration plus two retry periods after a crash. The holder's renewTime is used instead,
+   * but never more than a retry period earlier than the observation allows: a holder's clock
+   * running behind can bring a takeover forward by at most that, and the renew deadline leaves
+   * more room than that (a leader that cannot renew stops leaseDuration − renewDeadline before its lease ends).
+   */
+  private expiry(renewTime: Date | undefined, holdsFor: number, now: number): number {
+    const observedAt = this.observed?.at ?? now;
+    const renewedAt = renewTime ? new Date(renewTime).getTime() : Number.NaN;
+    const byObservation = observedAt + holdsFor;
+    if (Number.isNaN(renewedAt)) return byObservation;
+    return Math.max(renewedAt + holdsFor, byObservation - this.options.retryPeriodMs * 1.2);
   }
 
   private async pause(ms: number): Promise<void> {
