@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
@@ -5,7 +6,7 @@ import { createLogger } from '../../src/api/logging.ts';
 import type { StaticExport } from '../../src/contract/static-export.ts';
 import { type RunningOperator, startOperator } from '../../src/operator/operator.ts';
 import { LogCapture } from '../api/helpers.ts';
-import { CORPORA, page } from '../export/fixtures.ts';
+import { CORPORA, docsRepo, page } from '../export/fixtures.ts';
 import { GitServer } from '../harness/git-server.ts';
 import { Cluster } from './helpers.ts';
 
@@ -239,6 +240,25 @@ describe('embedded exporter: the pipeline inside the operator, bundles in S3', (
       30_000,
     );
     expect(again.status?.jobId).not.toBe(ready.status?.jobId);
+  });
+
+  it('exports a mounted path, with siteUrl for the sitemap', async () => {
+    const dir = docsRepo({
+      'docs.json': { name: 'Mounted', navigation: { pages: ['index'] } },
+      'index.mdx': page('Mounted docs'),
+    });
+    const resource = spec({ path: dir }, { targets: [{ configMap: { name: 'path-values' } }] });
+    Object.assign(resource.exporter.embedded, { siteUrl: 'https://docs.internal.test' });
+    await cluster.create('path-docs', resource);
+    const ready = await cluster.waitFor('path-docs', isReady, 60_000);
+    expect(ready.status?.pageCount).toBe(1);
+    expect(ready.status?.jobRevision).toBeUndefined();
+    const configMap = await cluster.core.readNamespacedConfigMap({
+      namespace: cluster.namespace,
+      name: 'path-values',
+    });
+    const archive = gunzipSync(await download(staticExportValues(configMap.data?.['values.yaml']).bundleUrl));
+    expect(archive.toString('latin1')).toContain('https://docs.internal.test/');
   });
 
   it('a job interrupted by an operator stop is resumed by the next operator, not started twice', async () => {
