@@ -125,6 +125,16 @@ describe('two operator replicas with leader election', () => {
       /docsnap_operator_reconciles_total\{result="(success|requeue_after)"\} [1-9]/,
     );
     expect(leaderMetrics).toMatch(/docsnap_operator_static_exports\{phase="Ready"\} 1/);
+    expect(leaderMetrics).toContain(
+      'docsnap_operator_exporter_calls_total{exporter="api",call="start",result="success"} 1',
+    );
+    expect(leaderMetrics).toMatch(
+      /docsnap_operator_exporter_calls_total\{exporter="api",call="bundle",result="success"\} [1-9]/,
+    );
+    expect(leaderMetrics).toMatch(/docsnap_operator_reconcile_duration_seconds_count [1-9]/);
+    expect(metricValue(leaderMetrics, 'docsnap_operator_link_expiry_seconds')).toBeGreaterThan(3_000);
+    expect(metricValue(leaderMetrics, 'docsnap_operator_link_refresh_failures_total')).toBe(0);
+    expect(leaderMetrics).toMatch(/^process_resident_memory_bytes \d+/m);
     expect(await standby.probe('/readyz')).toBe(200);
     expect(await leader.probe('/readyz')).toBe(200);
     expect(await leader.probe('/healthz')).toBe(200);
