@@ -16,6 +16,15 @@ export interface KubeConnection {
   workDir: string;
 }
 
+export interface KubeControlPlaneOptions {
+  /**
+   * Writes the apiserver's audit log (JSON lines, level Metadata for every request, one event per
+   * stage after RequestReceived) to `auditLogPath`, blocking and unrotated so it is complete: the
+   * operator benchmark counts requests per user and verb from it.
+   */
+  auditLog?: boolean;
+}
+
 /** A KubeConfig for the given bearer token (the admin's unless another identity is named). */
 export function kubeConfigFor(
   connection: KubeConnection,
@@ -46,15 +55,18 @@ function kubeconfigYaml(server: string, caData: string, user: string, token: str
  */
 export class KubeControlPlane {
   readonly connection: KubeConnection;
+  /** The audit log (JSON lines), when started with `auditLog`. */
+  readonly auditLogPath: string | undefined;
   private readonly workDir: string;
   private processes: ManagedProcess[] = [];
 
-  private constructor(connection: KubeConnection, workDir: string) {
+  private constructor(connection: KubeConnection, workDir: string, auditLogPath: string | undefined) {
     this.connection = connection;
     this.workDir = workDir;
+    this.auditLogPath = auditLogPath;
   }
 
-  static async start(binDir: string): Promise<KubeControlPlane> {
+  static async start(binDir: string, options: KubeControlPlaneOptions = {}): Promise<KubeControlPlane> {
     const workDir = makeWorkDir('envtest');
     const certDir = join(workDir, 'certs');
     mkdirSync(certDir);
@@ -82,7 +94,28 @@ export class KubeControlPlane {
       kubectl: join(binDir, 'kubectl'),
       workDir,
     };
-    const plane = new KubeControlPlane(connection, workDir);
+    const auditLogPath = options.auditLog ? join(workDir, 'audit.log') : undefined;
+    const auditArgs: string[] = [];
+    if (auditLogPath) {
+      const policy = join(workDir, 'audit-policy.yaml');
+      writeFileSync(
+        policy,
+        stringify({
+          apiVersion: 'audit.k8s.io/v1',
+          kind: 'Policy',
+          omitStages: ['RequestReceived'],
+          rules: [{ level: 'Metadata' }],
+        }),
+      );
+      auditArgs.push(
+        `--audit-policy-file=${policy}`,
+        `--audit-log-path=${auditLogPath}`,
+        '--audit-log-format=json',
+        '--audit-log-mode=blocking', // written before the response: nothing is lost or late
+        '--audit-log-maxsize=0', // no rotation: one file holds every event
+      );
+    }
+    const plane = new KubeControlPlane(connection, workDir, auditLogPath);
     try {
       const etcdUrl = `http://127.0.0.1:${etcdClientPort}`;
       const etcd = startProcess(
@@ -127,6 +160,7 @@ export class KubeControlPlane {
           `--service-account-issuer=${server}`,
           `--service-account-key-file=${join(workDir, 'sa.pub')}`,
           `--service-account-signing-key-file=${join(workDir, 'sa.key')}`,
+          ...auditArgs,
           '--v=1',
         ],
         join(workDir, 'kube-apiserver.log'),
