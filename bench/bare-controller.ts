@@ -5,7 +5,7 @@
  * renewal time one more status write with a new expiry. What it costs is the floor the apiserver
  * allows for the same objects: one watch, one write per object and round.
  *
- *   node bench/bare-controller.ts --kubeconfig FILE [--concurrency 4] [--lifetime-ms 150000] [--renew-before-ms 60000]
+ *   node bench/bare-controller.ts --kubeconfig FILE [--namespace NS] [--concurrency 4] [--lifetime-ms 150000] [--renew-before-ms 60000]
  */
 
 import { parseArgs } from 'node:util';
@@ -31,6 +31,7 @@ interface Resource {
 const { values } = parseArgs({
   options: {
     kubeconfig: { type: 'string' },
+    namespace: { type: 'string' },
     concurrency: { type: 'string', default: '4' },
     'lifetime-ms': { type: 'string', default: '150000' },
     'renew-before-ms': { type: 'string', default: '60000' },
@@ -45,11 +46,16 @@ const concurrency = Number(values.concurrency);
 const lifetimeMs = Number(values['lifetime-ms']);
 const renewBeforeMs = Number(values['renew-before-ms']);
 
+const namespace = values.namespace;
 const informer = new ListWatch<Resource>(
-  `/apis/${group}/${version}/${plural}`,
+  namespace
+    ? `/apis/${group}/${version}/namespaces/${namespace}/${plural}`
+    : `/apis/${group}/${version}/${plural}`,
   new Watch(kubeConfig),
   async () =>
-    (await custom.listClusterCustomObject({ group, version, plural })) as KubernetesListObject<Resource>,
+    (namespace
+      ? await custom.listNamespacedCustomObject({ group, version, plural, namespace })
+      : await custom.listClusterCustomObject({ group, version, plural })) as KubernetesListObject<Resource>,
   false,
 );
 
@@ -90,8 +96,8 @@ function pump(): void {
 }
 
 async function reconcile(key: string): Promise<void> {
-  const [namespace = '', name = ''] = key.split('/');
-  const cached = informer.get(name, namespace);
+  const [objectNamespace = '', name = ''] = key.split('/');
+  const cached = informer.get(name, objectNamespace);
   if (!cached) return;
   const mine = written.get(cached.metadata.uid);
   const resource = mine?.basedOn === cached.metadata.resourceVersion ? mine.object : cached;
@@ -119,7 +125,7 @@ async function reconcile(key: string): Promise<void> {
     group,
     version,
     plural,
-    namespace,
+    namespace: objectNamespace,
     name,
     body: { ...resource, status },
   })) as Resource;

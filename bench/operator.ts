@@ -124,6 +124,8 @@ const DOMAIN = 'tiny.bench.test';
 const work = mkdtempSync(join(tmpdir(), 'docsnap-bench-operator-'));
 const running: ManagedProcess[] = [];
 let plane: KubeControlPlane | undefined;
+/** Set on SIGINT/SIGTERM: watches failing from then on are expected. */
+let stopping = false;
 
 function flagValue(args: string[], flag: string): string | undefined {
   const i = args.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
@@ -346,7 +348,7 @@ class Tracker {
     this.informer.on('add', (r) => this.see(r));
     this.informer.on('update', (r) => this.see(r));
     this.informer.on('error', (error) => {
-      if (this.stopped) return;
+      if (this.stopped || stopping) return;
       // 429 "storage is (re)initializing" right after the CRD is established: retried quietly.
       if (!String(error).includes('HTTP-Code: 429'))
         say(`bench watch failed (${String(error).split('\n')[0]}); restarting it`);
@@ -699,6 +701,7 @@ async function cleanup(): Promise<void> {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => {
+    stopping = true;
     say(`${signal}: stopping everything`);
     void cleanup().finally(() => process.exit(130));
   });
@@ -870,6 +873,8 @@ rateLimits: { staticExport: { max: 1000000000, window: 1m } }
                 join(repo, 'bench/bare-controller.ts'),
                 '--kubeconfig',
                 identity.kubeconfigPath,
+                '--namespace',
+                peer.namespace,
                 '--concurrency',
                 peerConcurrency,
                 '--lifetime-ms',
