@@ -2,6 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../api/logging.ts';
 import { startManager } from '../operator/manager.ts';
+import { reuseConnections } from '../operator/runtime/connection-reuse.ts';
 
 /** `docsnap operator`: runs the StaticExport controller until SIGTERM or SIGINT. */
 export function operatorCommand(): Command {
@@ -40,6 +41,7 @@ export function operatorCommand(): Command {
         const kubeConfig = new KubeConfig();
         if (flags.kubeconfig) kubeConfig.loadFromFile(flags.kubeconfig);
         else kubeConfig.loadFromDefault();
+        reuseConnections(kubeConfig);
         const log = createLogger({ level: flags.logLevel });
         const manager = await startManager({
           kubeConfig,

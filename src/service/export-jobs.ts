@@ -10,6 +10,7 @@ import { exportSite } from '../export/pipeline.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { ServiceRefusal, SourceUnavailable } from './errors.ts';
 import { checkoutSite } from './site-source.ts';
+import type { Slots } from './slots.ts';
 
 /** What the service logs through; pino's logger fits. */
 export interface ServiceLogger {
@@ -33,42 +34,6 @@ export interface ExportJobsOptions {
   checkout?: CheckoutSource;
   /** Slots shared with other ExportJobs, so many of them in one process run few exports at once. */
   slots?: Slots;
-}
-
-/** A counting semaphore: at most `size` holders at once, the others wait in order. */
-export class Slots {
-  private free: number;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(size: number) {
-    this.free = size;
-  }
-
-  async acquire(signal: AbortSignal): Promise<() => void> {
-    if (this.free > 0) this.free--;
-    else {
-      await new Promise<void>((resolve, reject) => {
-        const wake = () => {
-          signal.removeEventListener('abort', abort);
-          resolve();
-        };
-        const abort = () => {
-          this.waiting.splice(this.waiting.indexOf(wake), 1);
-          reject(signal.reason);
-        };
-        this.waiting.push(wake);
-        signal.addEventListener('abort', abort, { once: true });
-      });
-    }
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.free++;
-    };
-  }
 }
 
 const JOBS = 'jobs/';

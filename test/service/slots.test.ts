@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Slots } from '../../src/service/export-jobs.ts';
+import { Slots } from '../../src/service/slots.ts';
 
 describe('Slots', () => {
   it('lets `size` holders in at once and the others in order of arrival', async () => {

@@ -11,9 +11,8 @@ import {
   type StaticExportStatus,
   type TargetStatus,
 } from '../../contract/static-export.ts';
-import { Slots } from '../../service/export-jobs.ts';
+import { Slots } from '../../service/slots.ts';
 import { ApiExporter } from '../exporters/api-exporter.ts';
-import { EmbeddedExporter } from '../exporters/embedded-exporter.ts';
 import { type Exporter, ExportJobLost } from '../exporters/exporter.ts';
 import { instrumented } from '../exporters/instrumented.ts';
 import type { EventRecorder } from '../runtime/events.ts';
@@ -36,6 +35,9 @@ export interface ReconcilerSettings {
   /** Embedded exports running at once in this process (each takes a CPU core while it runs). */
   embeddedExports: number;
 }
+
+/** The longest wait between polls of a job still queued on the exporter. */
+const MAX_QUEUED_POLL_MS = 30_000;
 
 export const DEFAULT_RECONCILER_SETTINGS: ReconcilerSettings = {
   pollIntervalMs: 5_000,
@@ -238,6 +240,9 @@ export class StaticExportReconciler {
     const current = this.embeddedExporters.get(uid);
     if (current?.id === id) return current.exporter;
     await current?.exporter.close?.();
+    // Loaded on first use: the export pipeline and the S3 client weigh tens of MiB that an
+    // operator exporting only through an Admin API does not need.
+    const { EmbeddedExporter } = await import('../exporters/embedded-exporter.ts');
     const exporter = instrumented(
       new EmbeddedExporter({
         spec: embedded,
@@ -508,7 +513,7 @@ class Step {
     status.pageCount = job.pageCount;
     if (job.status !== 'completed') {
       status.phase = 'Exporting';
-      this.wakeAt(this.now.getTime() + this.pollInterval());
+      this.wakeAt(this.now.getTime() + this.pollDelay(job));
       return;
     }
     status.phase = 'Bundling';
@@ -607,6 +612,18 @@ class Step {
       ? parseDuration(this.resource.spec.pollInterval)
       : undefined;
     return Math.max(asked ?? this.settings.pollIntervalMs, 200);
+  }
+
+  /**
+   * The poll interval while the job runs; while it waits in the exporter's queue, a quarter of
+   * the time it has waited (up to 30 s), so a thousand queued jobs do not keep the operator and
+   * the exporter busy answering "still queued".
+   */
+  private pollDelay(job: ExportJob): number {
+    const interval = this.pollInterval();
+    if (job.status !== 'queued') return interval;
+    const waited = this.now.getTime() - Date.parse(this.status.startedAt ?? this.now.toISOString());
+    return Math.max(interval, Math.min(waited / 4, MAX_QUEUED_POLL_MS));
   }
 
   private failureBackoff(): number {
