@@ -29,7 +29,7 @@ import { type ExportOptions, resolveOptions } from './options.ts';
 import { SpoolReader, type SpoolSlice } from './output/page-spool.ts';
 import { llmsIndex, markdownPath, notFoundPage, redirectFiles, sitemap } from './output/site-files.ts';
 import type { FragmentLink } from './pages/links.ts';
-import type { RenderOutcome, WrittenPage } from './render-worker.ts';
+import { BatchRenderer, type RenderOutcome, type WrittenPage } from './render-batch.ts';
 import { SearchIndexBuilder } from './search/index.ts';
 import { loadSite, type SiteModel } from './source/load-site.ts';
 import { navigationScript, siteAssets } from './theme/assets.ts';
@@ -267,9 +267,9 @@ async function materialize(
 }
 
 /**
- * Renders pages on a worker pool. `onPage` sees every page as soon as it is rendered (writing it
- * to disk); `inOrder` sees them in page order (the search index must not depend on timing), with
- * only out-of-order results held back.
+ * Renders pages, on a worker pool when the site has more than one batch of pages. `onPage` sees
+ * every page as soon as it is rendered (writing it to disk); `inOrder` sees them in page order
+ * (the search index must not depend on timing), with only out-of-order results held back.
  */
 async function renderPages(
   site: SiteModel,
@@ -284,6 +284,36 @@ async function renderPages(
     1,
     Math.min(request.workers ?? availableParallelism(), Math.ceil(pageIndexes.length / BATCH_SIZE)),
   );
+  const held = new Map<number, WrittenPage>();
+  let nextInOrder = 0;
+  let done = 0;
+  const take = (results: RenderOutcome[]) => {
+    for (const result of results) {
+      if ('failure' in result) {
+        const error = new ExportError('', result.failure.problems);
+        error.message = result.failure.message;
+        throw error;
+      }
+      done++;
+      onPage(result, done);
+      held.set(result.index, result);
+    }
+    while (nextInOrder < pageIndexes.length && held.has(pageIndexes[nextInOrder] as number)) {
+      const index = pageIndexes[nextInOrder] as number;
+      inOrder(held.get(index) as WrittenPage, index);
+      held.delete(index);
+      nextInOrder++;
+    }
+  };
+
+  // A thread loads the whole renderer before its first page: ~0.5 s of CPU, a hundred times what
+  // rendering one small batch costs. A site of one batch is rendered right here instead.
+  if (pageIndexes.length <= BATCH_SIZE) {
+    if (request.signal?.aborted) throw new ExportError('export cancelled', []);
+    take(await new BatchRenderer(site, options, spoolDir, 'pages.spool').render(pageIndexes));
+    return;
+  }
+
   const workerFile = new URL(
     `./render-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
     import.meta.url,
@@ -299,9 +329,6 @@ async function renderPages(
     // Enough queued batches to keep every thread busy; more would only hold finished HTML in memory.
     maxQueue: threads * 4,
   });
-  const held = new Map<number, WrittenPage>();
-  let nextInOrder = 0;
-  let done = 0;
   const batches: number[][] = [];
   for (let i = 0; i < pageIndexes.length; i += BATCH_SIZE) batches.push(pageIndexes.slice(i, i + BATCH_SIZE));
   try {
@@ -309,26 +336,7 @@ async function renderPages(
     for (const batch of batches) {
       if (request.signal?.aborted) throw new ExportError('export cancelled', []);
       while (running.size >= threads * 2) await Promise.race(running);
-      const task = (pool.run(batch, { signal: request.signal }) as Promise<RenderOutcome[]>).then(
-        (results) => {
-          for (const result of results) {
-            if ('failure' in result) {
-              const error = new ExportError('', result.failure.problems);
-              error.message = result.failure.message;
-              throw error;
-            }
-            done++;
-            onPage(result, done);
-            held.set(result.index, result);
-          }
-          while (nextInOrder < pageIndexes.length && held.has(pageIndexes[nextInOrder] as number)) {
-            const index = pageIndexes[nextInOrder] as number;
-            inOrder(held.get(index) as WrittenPage, index);
-            held.delete(index);
-            nextInOrder++;
-          }
-        },
-      );
+      const task = (pool.run(batch, { signal: request.signal }) as Promise<RenderOutcome[]>).then(take);
       const tracked = task.finally(() => running.delete(tracked));
       running.add(tracked);
     }
