@@ -228,7 +228,8 @@ async function scrape(url: string | undefined): Promise<Map<string, number> | un
     const text = await (await fetch(url)).text();
     const samples = new Map<string, number>();
     for (const line of text.split('\n')) {
-      const match = /^(docsnap_\w+)(\{[^}]*\})?\s+(\S+)$/.exec(line);
+      const match =
+        /^(docsnap_\w+|nodejs_heap_size_\w+|nodejs_external_memory_bytes)(\{[^}]*\})?\s+(\S+)$/.exec(line);
       if (match) samples.set(`${match[1]}${match[2] ?? ''}`, Number(match[3]));
     }
     return samples;
@@ -243,7 +244,7 @@ function difference(after: Map<string, number> | undefined, before: Map<string, 
 }
 
 /** "reconciles/SX 5.20 (success 1.00, requeue_after 4.20), …, exporter calls/SX: start 1.00, status 3.10, …" */
-function describeMetrics(metrics: Map<string, number>): string {
+function describeMetrics(metrics: Map<string, number>, memory?: Map<string, number>): string {
   const sum = (prefix: string, label?: string) => {
     const groups = new Map<string, number>();
     for (const [key, value] of metrics) {
@@ -259,9 +260,13 @@ function describeMetrics(metrics: Map<string, number>): string {
   const total = [...reconciles.values()].reduce((a, b) => a + b, 0);
   const seconds = sum('docsnap_operator_reconcile_duration_seconds_sum').get('') ?? 0;
   const calls = sum('docsnap_operator_exporter_calls_total', 'call');
+  const mib = (name: string) => fixed((memory?.get(name) ?? Number.NaN) / 2 ** 20);
   return (
     `operator metrics: reconciles/SX ${fixed(total / COUNT, 2)} (${perObject(reconciles)}), ` +
-    `mean reconcile ${fixed((seconds / Math.max(1, total)) * 1000)} ms; exporter calls/SX: ${perObject(calls) || 'none'}`
+    `mean reconcile ${fixed((seconds / Math.max(1, total)) * 1000)} ms; exporter calls/SX: ${perObject(calls) || 'none'}` +
+    (memory
+      ? `; at the end: JS heap ${mib('nodejs_heap_size_used_bytes')} MiB used of ${mib('nodejs_heap_size_total_bytes')}, external ${mib('nodejs_external_memory_bytes')} MiB`
+      : '')
   );
 }
 
@@ -428,6 +433,8 @@ interface Round {
   cpuSeconds: number;
   /** What the controller's own metrics counted in the round (docsnap operator only). */
   metrics?: Map<string, number>;
+  /** The controller's memory metrics at the end of the round (absolute, not a difference). */
+  memory?: Map<string, number>;
   overlap?: number;
 }
 
@@ -512,6 +519,7 @@ async function runController(options: {
     cpuSeconds: rss.cpuSeconds - cpuAtStart,
     metrics: difference(await scrape(options.metricsUrl), metricsAtStart),
   };
+  initial.memory = await scrape(options.metricsUrl);
   say(`${name}: all ${COUNT} Ready after ${initial.seconds.toFixed(1)} s`);
 
   const metricsAfterInitial = scrape(options.metricsUrl);
@@ -551,6 +559,7 @@ async function runController(options: {
       rssMiB: rss.currentMiB,
       cpuSeconds: rss.cpuSeconds - initial.cpuSeconds - cpuAtStart,
       metrics: difference(await scrape(options.metricsUrl), await metricsAfterInitial),
+      memory: await scrape(options.metricsUrl),
       overlap: [...tracker.refreshedAt.values()].filter((t) => t < from).length,
     };
     say(`${name}: every link refreshed after ${refresh.seconds.toFixed(1)} s`);
@@ -848,6 +857,9 @@ rateLimits: { staticExport: { max: 1000000000, window: 1m } }
     }),
   );
   const backend = `${backendSummary(storeDir)}; the docsnap api process used ${fixed(cpuSeconds(api.child.pid ?? 0))} CPU s`;
+  const controlPlaneCpu = Object.entries(plane.pids)
+    .map(([name, pid]) => `${name} ${fixed(cpuSeconds(pid ?? 0))}`)
+    .join(', ');
   if (!values['no-peer'])
     for (const peer of PEERS) {
       const identity = await mintServiceAccount(connection, {
@@ -927,11 +939,12 @@ rateLimits: { staticExport: { max: 1000000000, window: 1m } }
         console.log(
           `leader election: ${c.leases} Lease requests in this round, left out of reads/SX and writes/SX`,
         );
-      if (round.metrics) console.log(describeMetrics(round.metrics));
+      if (round.metrics) console.log(describeMetrics(round.metrics, round.memory));
       if (round.overlap)
         console.log(`note: ${round.overlap} refreshes came before the initial round's window closed`);
     }
   console.log(`\n${backend}`);
+  console.log(`CPU s of the control plane after the docsnap operator's rounds: ${controlPlaneCpu}`);
   console.log(logSummary(operatorLog));
 
   const ready = docsnap.initial.seconds;

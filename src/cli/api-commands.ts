@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { loadApiConfig } from '../api/config-file.ts';
-import { startApi } from '../api/start.ts';
 import { AdminClient } from '../client/admin-client.ts';
-import { AgentJobs } from '../service/agent-jobs.ts';
-import { ApiKeys } from '../service/api-keys.ts';
-import { openObjectStore } from '../storage/open-store.ts';
 import { progressView } from './progress.ts';
+
+// The server, its storage and its services are imported by the commands that use them: every
+// other command (the operator above all) would carry their code in memory for nothing.
 
 /** `docsnap api --config FILE`: serves the Admin API until SIGINT/SIGTERM. */
 export function apiCommand(): Command {
@@ -15,6 +13,8 @@ export function apiCommand(): Command {
     .requiredOption('-c, --config <file>', 'configuration file (YAML)')
     .option('--log-level <level>', 'pino log level', 'info')
     .action(async (flags: { config: string; logLevel: string }) => {
+      const { loadApiConfig } = await import('../api/config-file.ts');
+      const { startApi } = await import('../api/start.ts');
       const config = loadApiConfig(flags.config);
       const api = await startApi(config, { logLevel: flags.logLevel });
       const stop = async () => {
@@ -35,6 +35,9 @@ export function keysCommand(): Command {
       .requiredOption('-c, --config <file>', 'the API configuration file (for its storage and key prefix)')
       .requiredOption('--org <id>', 'organization the key belongs to')
       .action(async (flags: { config: string; org: string }) => {
+        const { loadApiConfig } = await import('../api/config-file.ts');
+        const { ApiKeys } = await import('../service/api-keys.ts');
+        const { openObjectStore } = await import('../storage/open-store.ts');
         const config = loadApiConfig(flags.config);
         if (!config.organizations.some((o) => o.id === flags.org))
           throw new InvalidArgumentError(`no organization "${flags.org}" in ${flags.config}`);
@@ -144,6 +147,9 @@ export function agentJobsCommand(): Command {
         .argument('<file>', 'JSON file: AgentJob fields plus projectId')
         .requiredOption('-c, --config <file>', 'the API configuration file (for its storage)')
         .action(async (file: string, flags: { config: string }) => {
+          const { loadApiConfig } = await import('../api/config-file.ts');
+          const { AgentJobs } = await import('../service/agent-jobs.ts');
+          const { openObjectStore } = await import('../storage/open-store.ts');
           const config = loadApiConfig(flags.config);
           let raw: unknown;
           try {

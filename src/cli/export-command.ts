@@ -1,6 +1,4 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { formatLocation } from '../export/errors.ts';
-import { exportSite } from '../export/pipeline.ts';
 import type { DeploymentKind } from '../export/render-context.ts';
 import { progressView } from './progress.ts';
 
@@ -44,6 +42,9 @@ export function exportCommand(): Command {
     )
     .option('--workers <n>', 'render threads (default: every core)', positiveInteger)
     .action(async (dir: string, flags) => {
+      // The pipeline is loaded only to export: other commands need none of it.
+      const { exportSite } = await import('../export/pipeline.ts');
+      const { formatLocation } = await import('../export/errors.ts');
       if (!flags.out && !flags.outDir)
         throw new InvalidArgumentError('give --out <file.tar.gz>, --out-dir <dir>, or both');
       if (flags.siteUrl && !/^https?:\/\/[^/]+/.test(flags.siteUrl))

@@ -1,8 +1,5 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import { Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../api/logging.ts';
-import { startManager } from '../operator/manager.ts';
-import { reuseConnections } from '../operator/runtime/connection-reuse.ts';
 
 /** `docsnap operator`: runs the StaticExport controller until SIGTERM or SIGINT. */
 export function operatorCommand(): Command {
@@ -38,6 +35,10 @@ export function operatorCommand(): Command {
         leaderElectionId: string;
         logLevel: string;
       }) => {
+        // The Kubernetes client and the controller are loaded only to run it: other commands need none of it.
+        const { KubeConfig } = await import('@kubernetes/client-node');
+        const { startManager } = await import('../operator/manager.ts');
+        const { reuseConnections } = await import('../operator/runtime/connection-reuse.ts');
         const kubeConfig = new KubeConfig();
         if (flags.kubeconfig) kubeConfig.loadFromFile(flags.kubeconfig);
         else kubeConfig.loadFromDefault();

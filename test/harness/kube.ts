@@ -60,6 +60,11 @@ export class KubeControlPlane {
   private readonly workDir: string;
   private processes: ManagedProcess[] = [];
 
+  /** Process ids of etcd and the apiserver, for benchmarks that account for their CPU. */
+  get pids(): Record<string, number | undefined> {
+    return Object.fromEntries(this.processes.map((p) => [p.name, p.child.pid]));
+  }
+
   private constructor(connection: KubeConnection, workDir: string, auditLogPath: string | undefined) {
     this.connection = connection;
     this.workDir = workDir;

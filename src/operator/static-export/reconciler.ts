@@ -36,6 +36,9 @@ export interface ReconcilerSettings {
   embeddedExports: number;
 }
 
+/** Bundles from this size on have their Bundling phase written to status while they are hashed. */
+const VISIBLE_BUNDLING_BYTES = 8 * 2 ** 20;
+
 /** The longest wait between polls of a job still queued on the exporter. */
 const MAX_QUEUED_POLL_MS = 30_000;
 
@@ -517,7 +520,6 @@ class Step {
       return;
     }
     status.phase = 'Bundling';
-    await this.save();
     await this.deliver(job);
   }
 
@@ -527,6 +529,9 @@ class Step {
     let digest: string;
     try {
       link = await this.exporter.bundle(job.jobId);
+      // The digest means downloading the archive: only a big one takes long enough for the
+      // Bundling phase to be seen, and worth a status write of its own.
+      if (link.sizeBytes >= VISIBLE_BUNDLING_BYTES) await this.save();
       digest = await bundleDigest(link.bundleUrl);
     } catch (error) {
       if (error instanceof ExportJobLost) return this.fail(error.message);

@@ -89,12 +89,12 @@ async function writeSecret(
   fresh: boolean,
 ): Promise<void> {
   const namespace = owner.metadata.namespace;
-  const existing = await findSecret(
-    clients.core,
-    namespace,
-    ref.name,
-    fresh ? undefined : clients.cachedSecret,
-  );
+  // A Secret missing from the cache is almost always one this operator is about to create, so it
+  // creates it without reading first; one that exists after all answers 409 (AlreadyExists), and
+  // the next attempt reads it from the API.
+  const existing = fresh
+    ? await findSecret(clients.core, namespace, ref.name)
+    : clients.cachedSecret?.(namespace, ref.name);
   if (!existing) {
     await clients.core.createNamespacedSecret({
       namespace,
