@@ -24,7 +24,8 @@
  * round; operator peak RSS under 200 MiB.
  *
  *   npm run bench:operator [-- --count 1000 --keep --operator-args="--concurrency 16"
- *     --operator-reuse-connections --operator-node-options="--max-old-space-size=128" --exports-concurrency 8
+ *     --operator-reuse-connections --operator-node-options="--max-old-space-size=128" (default: the
+ *     flags the operator ships with, src/operator/defaults.ts) --exports-concurrency 8
  *     --create-concurrency 32 --no-peer --no-refresh --refresh-after 90 --timeout 1800]
  */
 import { execFileSync } from 'node:child_process';
@@ -53,6 +54,7 @@ import {
   ListWatch,
   Watch,
 } from '@kubernetes/client-node';
+import { DEFAULT_CONCURRENCY, OPERATOR_NODE_OPTIONS } from '../src/operator/defaults.ts';
 import {
   ensureNamespace,
   KubeControlPlane,
@@ -66,7 +68,7 @@ const { values } = parseArgs({
     count: { type: 'string', default: '1000' },
     keep: { type: 'boolean', default: false },
     'operator-args': { type: 'string', default: '' },
-    'operator-node-options': { type: 'string', default: '' },
+    'operator-node-options': { type: 'string', default: OPERATOR_NODE_OPTIONS },
     'operator-reuse-connections': { type: 'boolean', default: false },
     'peer-concurrency': { type: 'string' },
     'exports-concurrency': { type: 'string', default: '8' },
@@ -96,7 +98,7 @@ const nodeOptions = [
   ...values['operator-node-options'].split(/\s+/).filter(Boolean),
   ...(values['operator-reuse-connections'] ? REUSE_CONNECTIONS : []),
 ];
-const operatorConcurrency = flagValue(operatorArgs, '--concurrency') ?? '4';
+const operatorConcurrency = flagValue(operatorArgs, '--concurrency') ?? String(DEFAULT_CONCURRENCY);
 const peerConcurrency = values['peer-concurrency'] ?? operatorConcurrency;
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -913,6 +915,9 @@ rateLimits: { staticExport: { max: 1000000000, window: 1m } }
     `${COUNT} StaticExports per controller, one Secret target each, pollInterval 1s; links ${LIFETIME_S} s, renewBefore ${RENEW_BEFORE_S} s, ` +
       `refresh ${BY_CLOCK ? 'by the clock' : 'when the bench moves renewalTime to now'}; ` +
       `docsnap api exports.concurrency ${values['exports-concurrency']}; creates ${values['create-concurrency']} at a time`,
+  );
+  console.log(
+    `docsnap operator: node ${nodeOptions.join(' ') || '(no flags)'}${nodeOptions.join(' ') === OPERATOR_NODE_OPTIONS ? ' (the flags it ships with)' : ''}; ${operatorArgs.join(' ') || 'default flags'}`,
   );
   console.log(
     '\nInitial round: first create → every StaticExport Ready (per SX = divided by the object count)',

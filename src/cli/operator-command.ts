@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../api/logging.ts';
+import { DEFAULT_CONCURRENCY } from '../operator/defaults.ts';
 
 /** `docsnap operator`: runs the StaticExport controller until SIGTERM or SIGINT. */
 export function operatorCommand(): Command {
@@ -12,8 +13,18 @@ export function operatorCommand(): Command {
       'kubeconfig file (default: in-cluster config, then KUBECONFIG or ~/.kube/config)',
     )
     .option('-n, --namespace <namespaces>', 'comma-separated namespaces to watch (default: all)')
-    .option('--concurrency <n>', 'reconciles at once', '4')
-    .option('--poll-interval <ms>', 'how often a running export is polled, in ms', '5000')
+    .option(
+      '--concurrency <n>',
+      'reconciles at once (each mostly waits on the apiserver or the exporter)',
+      wholeNumber('--concurrency', 1),
+      DEFAULT_CONCURRENCY,
+    )
+    .option(
+      '--poll-interval <ms>',
+      'how often a running export is polled, in ms',
+      wholeNumber('--poll-interval', 200),
+      5000,
+    )
     .option(
       '--listen <host:port>',
       'where /metrics, /healthz and /readyz are served ("" for nowhere)',
@@ -27,8 +38,8 @@ export function operatorCommand(): Command {
       async (flags: {
         kubeconfig?: string;
         namespace?: string;
-        concurrency: string;
-        pollInterval: string;
+        concurrency: number;
+        pollInterval: number;
         listen: string;
         leaderElect: boolean;
         leaderElectionNamespace?: string;
@@ -55,8 +66,8 @@ export function operatorCommand(): Command {
             ?.split(',')
             .map((n) => n.trim())
             .filter(Boolean),
-          concurrency: Number(flags.concurrency),
-          settings: { pollIntervalMs: Number(flags.pollInterval) },
+          concurrency: flags.concurrency,
+          settings: { pollIntervalMs: flags.pollInterval },
         });
         const stop = async (signal: string) => {
           log.info({ signal }, 'shutting down: reconciles in progress finish, the rest resumes from status');
@@ -81,4 +92,14 @@ function parseListen(text: string): { host: string; port: number } | false {
   const port = Number(match?.[2]);
   if (!match || port > 65_535) throw new InvalidArgumentError(`--listen wants host:port, got "${text}"`);
   return { host: match[1] || '0.0.0.0', port };
+}
+
+/** A parser for a whole-number option of at least `min`. */
+function wholeNumber(flag: string, min: number): (text: string) => number {
+  return (text) => {
+    const n = Number(text);
+    if (!/^\d+$/.test(text.trim()) || n < min)
+      throw new InvalidArgumentError(`${flag} wants a whole number of at least ${min}, got "${text}"`);
+    return n;
+  };
 }

@@ -8,6 +8,7 @@ import {
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { STATIC_EXPORT, type StaticExport } from '../contract/static-export.ts';
+import { DEFAULT_CONCURRENCY } from './defaults.ts';
 import type { Exporter } from './exporters/exporter.ts';
 import { EventRecorder } from './runtime/events.ts';
 import { kubeMessage } from './runtime/kube-errors.ts';
@@ -119,7 +120,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
   });
   const { metrics } = options;
   const queue = new WorkQueue(
-    { concurrency: options.concurrency ?? 4, baseBackoffMs: 500, maxBackoffMs: 5 * 60_000 },
+    { concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, baseBackoffMs: 500, maxBackoffMs: 5 * 60_000 },
     async (key) => {
       const [namespace = '', name = ''] = key.split('/');
       const resource = findIn(exportInformers, namespace, name);

@@ -26,13 +26,22 @@ describe('docsnap CLI', () => {
     });
   });
 
-  it('operator: documents its production flags and refuses a bad --listen before touching a cluster', async () => {
+  it('operator: documents its production flags and refuses bad values before touching a cluster', async () => {
     const { stdout } = await run(process.execPath, [...cli, 'operator', '--help']);
     for (const flag of ['--listen', '--no-leader-elect', '--leader-election-namespace', '--namespace'])
       expect(stdout).toContain(flag);
     await expect(run(process.execPath, [...cli, 'operator', '--listen', 'nowhere'])).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--listen wants host:port, got "nowhere"'),
+    });
+    expect(stdout).toMatch(/--concurrency <n>.*\(default: 16\)/s);
+    await expect(run(process.execPath, [...cli, 'operator', '--concurrency', 'many'])).rejects.toMatchObject({
+      code: 1, // Commander's own usage errors, like an unknown option
+      stderr: expect.stringContaining('--concurrency wants a whole number of at least 1, got "many"'),
+    });
+    await expect(run(process.execPath, [...cli, 'operator', '--poll-interval', '50'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('--poll-interval wants a whole number of at least 200, got "50"'),
     });
   });
 });
