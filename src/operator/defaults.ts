@@ -10,7 +10,7 @@ export const DEFAULT_CONCURRENCY = 16;
  * The Node.js flags the operator is meant to run with (NODE_OPTIONS in its Deployment). Left to
  * its defaults, V8 lets garbage pile up to several times the live heap on a machine with memory
  * to spare: 406 MiB peak RSS in bench:operator (1,000 StaticExports), with 60–70 MiB live. A
- * 1 MiB semi-space and a 96 MiB old space keep it at 188 MiB, for about a third more CPU in
+ * 1 MiB semi-space and a 96 MiB old space keep it at 182–188 MiB, for about a third more CPU in
  * garbage collection. The old space must grow with the resources watched: the live heap was
  * ~38 MiB with none and ~62 MiB with 1,000 (each with its target Secret), so allow another
  * 32 MiB per further 1,000 StaticExports.

@@ -399,5 +399,52 @@ describe('GitOps targets against a real kube-apiserver', () => {
       expect(replaces).toBe(2);
       expect((await getApplication('raced')).metadata.resourceVersion).toBe(written.metadata.resourceVersion);
     });
+
+    it('updates a Secret missing from its cache: the create answers 409, the next attempt reads it', async () => {
+      await cluster.core.createNamespacedSecret({
+        namespace: cluster.namespace,
+        body: {
+          metadata: { name: 'uncached-values', labels: { team: 'docs' } },
+          stringData: { 'values.yaml': 'replicas: 2\n', other: 'kept' },
+        },
+      });
+      const owner = {
+        apiVersion: 'docsnap.dev/v1alpha1',
+        kind: 'StaticExport',
+        metadata: {
+          namespace: cluster.namespace,
+          name: 'uncached',
+          uid: '00000000-0000-4000-8000-000000000001',
+        },
+      } as StaticExport;
+      const values = {
+        enabled: true,
+        bundleUrl: 'https://bundles.example.com/c.tar.gz?sig=2',
+        version: 'v3',
+      };
+      const status = await writeTarget(
+        { core: cluster.core, custom: cluster.custom, cachedSecret: () => undefined },
+        owner,
+        { secret: { name: 'uncached-values', key: 'values.yaml' } },
+        values,
+      );
+      expect(status).toEqual({
+        kind: 'Secret',
+        name: 'uncached-values',
+        key: 'values.yaml',
+        syncedAt: expect.any(String),
+      });
+      const secret = await cluster.core.readNamespacedSecret({
+        namespace: cluster.namespace,
+        name: 'uncached-values',
+      });
+      const text = (key: string) => Buffer.from(secret.data?.[key] ?? '', 'base64').toString('utf8');
+      expect(text('other')).toBe('kept');
+      expect(text('values.yaml')).toContain('replicas: 2');
+      expect(text('values.yaml')).toContain('bundleUrl: https://bundles.example.com/c.tar.gz?sig=2');
+      // Updated in place, never adopted: no owner reference, the labels it had.
+      expect(secret.metadata?.ownerReferences).toBeUndefined();
+      expect(secret.metadata?.labels).toEqual({ team: 'docs' });
+    });
   });
 });
