@@ -333,8 +333,7 @@ function failureMessage(error: unknown): string {
       .map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
     return [error.message, ...problems].filter(Boolean).join('; ');
   }
-  const message = (error as Error).message ?? '';
-  if (error instanceof SourceUnavailable || message.startsWith('git ')) return message;
+  if (error instanceof SourceUnavailable) return error.message;
   return 'the export failed unexpectedly; the server log has the details';
 }
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
+import { SourceUnavailable } from './errors.ts';
 
 /** HTTP basic credentials for a git server (a token usually goes in `password`). */
 export interface GitCredentials {
@@ -22,7 +23,8 @@ export interface GitCheckoutOptions extends GitRemoteOptions {
 /** What went wrong, for callers that retry some failures and not others. */
 export type GitFailure = 'auth' | 'unreachable' | 'not-found' | 'moved' | 'timeout' | 'failed';
 
-export class GitSourceError extends Error {
+/** A SourceUnavailable: its message is written for the caller, with no secret in it. */
+export class GitSourceError extends SourceUnavailable {
   readonly failure: GitFailure;
   constructor(failure: GitFailure, message: string) {
     super(message);

@@ -119,3 +119,16 @@ export async function waitForJob(api: TestApi, jobId: string, key = api.keys.acm
   }
   throw new Error(`job ${jobId} did not finish`);
 }
+
+/**
+ * Downloads a bundle link and checks it answered 200. The body is always read to the end: a
+ * response left half-sent keeps its connection busy, and the server's close waits for it.
+ */
+export async function download(url: string): Promise<Buffer> {
+  const response = await fetch(url);
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw new Error(`GET ${new URL(url).pathname}: ${response.status}, expected 200`);
+  }
+  return Buffer.from(await response.arrayBuffer());
+}

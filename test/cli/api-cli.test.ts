@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentJobRecord, testConfigYaml } from '../api/helpers.ts';
+import { agentJobRecord, download, testConfigYaml } from '../api/helpers.ts';
 import { tempDir } from '../export/fixtures.ts';
 
 const run = promisify(execFile);
@@ -52,7 +52,7 @@ describe('docsnap api, keys, jobs and agent-jobs commands', () => {
       /^http:\/\/127\.0\.0\.1:\d+\/downloads\/bundles\/se_[0-9a-f]{16}\.tar\.gz\?expires=\d+&signature=[0-9a-f]{64}$/,
     );
     expect(stderr).toMatch(/23 pages/);
-    expect((await fetch(link)).status).toBe(200);
+    expect((await download(link)).length).toBeGreaterThan(0);
     const jobId = /se_[0-9a-f]{16}/.exec(link)?.[0] as string;
     const status = JSON.parse((await run(process.execPath, cli('jobs', 'status', jobId), { env })).stdout);
     expect(status).toMatchObject({ jobId, status: 'completed', progress: 100, pageCount: 23 });

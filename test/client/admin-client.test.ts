@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AdminApiError, AdminClient } from '../../src/client/admin-client.ts';
-import { startTestApi, type TestApi } from '../api/helpers.ts';
+import { download, startTestApi, type TestApi } from '../api/helpers.ts';
 
 const job = {
   jobId: 'se_0123456789abcdef',
@@ -143,7 +143,7 @@ describe('AdminClient against docsnap api', () => {
     });
     expect(done).toMatchObject({ status: 'completed', progress: 100, pageCount: 23 });
     const bundle = await client.requestBundle(started.jobId);
-    expect((await fetch(bundle.bundleUrl)).status).toBe(200);
+    expect((await download(bundle.bundleUrl)).length).toBe(bundle.sizeBytes);
   });
 
   it('surfaces refusals as AdminApiError with the status', async () => {

@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { createLogger } from '../../src/api/logging.ts';
 import type { StaticExport } from '../../src/contract/static-export.ts';
 import { type RunningOperator, startOperator } from '../../src/operator/operator.ts';
-import { LogCapture } from '../api/helpers.ts';
+import { download, LogCapture } from '../api/helpers.ts';
 import { CORPORA, docsRepo, page } from '../export/fixtures.ts';
 import { GitServer } from '../harness/git-server.ts';
 import { Cluster } from './helpers.ts';
@@ -54,12 +54,6 @@ const gitSource = (extra: Record<string, unknown> = {}) => ({
     ...extra,
   },
 });
-
-async function download(url: string): Promise<Buffer> {
-  const response = await fetch(url);
-  expect(response.status).toBe(200);
-  return Buffer.from(await response.arrayBuffer());
-}
 
 function staticExportValues(text: string | undefined) {
   return parse(text ?? '')?.staticExport as { bundleUrl: string; version: string; enabled: boolean };
@@ -140,7 +134,10 @@ describe('embedded exporter: the pipeline inside the operator, bundles in S3', (
     );
     expect(next.status?.jobId).not.toBe(first.status?.jobId);
     expect(next.status?.bundle?.digest).not.toBe(first.status?.bundle?.digest);
-    const events = await cluster.events('git-docs');
+    const events = await cluster.eventsOnce(
+      'git-docs',
+      (e) => e.message?.includes('new source revision') ?? false,
+    );
     expect(events.map((e) => e.message).join('\n')).toContain(`new source revision ${sha.slice(0, 12)}`);
   });
 
@@ -175,6 +172,9 @@ describe('embedded exporter: the pipeline inside the operator, bundles in S3', (
       }),
     );
     const failed = await cluster.waitFor('bad-auth', (r) => r.status?.phase === 'Failed', 60_000);
+    // The job's own failure (conditions) and the source check (error) both say what is wrong.
+    const ready = failed.status?.conditions?.find((c) => c.type === 'Ready');
+    expect(ready?.message).toMatch(/authentication failed for http:\/\/127\.0\.0\.1:\d+\/docs\.git/i);
     expect(failed.status?.error).toMatch(/authentication failed/i);
     expect(failed.status?.error).not.toContain('not-the-token');
     expect(JSON.stringify(await cluster.events('bad-auth'))).not.toContain('not-the-token');

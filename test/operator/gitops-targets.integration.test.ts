@@ -6,7 +6,7 @@ import type { StaticExport, TargetStatus } from '../../src/contract/static-expor
 import { type RunningOperator, startOperator } from '../../src/operator/operator.ts';
 import { ARGO_CD_APPLICATION, FLUX_HELM_RELEASE } from '../../src/operator/targets/gitops-targets.ts';
 import { writeTarget } from '../../src/operator/targets/object-targets.ts';
-import { LogCapture, startTestApi, type TestApi } from '../api/helpers.ts';
+import { download, LogCapture, startTestApi, type TestApi } from '../api/helpers.ts';
 import { Cluster, REPO } from './helpers.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: objects read back are asserted field by field
@@ -80,9 +80,7 @@ function comparable(object: Json): Json {
 /** Checks that the bundle link in `values` downloads, and appears nowhere in status, events or log. */
 async function expectLinkOnlyInTarget(values: Json | undefined, name: string): Promise<void> {
   expect(values?.bundleUrl).toMatch(/^https?:\/\//);
-  const response = await fetch(values?.bundleUrl);
-  await response.arrayBuffer();
-  expect(response.status).toBe(200);
+  await download(values?.bundleUrl);
   const url = new URL(values?.bundleUrl);
   const secretPart = url.pathname + url.search;
   for (const text of [
@@ -277,7 +275,7 @@ describe('GitOps targets against a real kube-apiserver', () => {
       ]);
       expect(targetsSynced(failed)).toMatchObject({ reason: 'TargetWriteFailed' });
       expect(targetsSynced(failed)?.message).toContain('Application two-charts');
-      const events = await cluster.events('app-refused');
+      const events = await cluster.eventsOnce('app-refused', (e) => e.reason === 'TargetWriteFailed');
       expect(events.find((e) => e.reason === 'TargetWriteFailed')?.message).toContain(
         'Application two-charts',
       );
@@ -351,7 +349,8 @@ describe('GitOps targets against a real kube-apiserver', () => {
       expect(second).not.toBe(first);
       const refreshed = await cluster.get('app-refresh');
       expect(refreshed.status?.jobId).toBe(ready.status?.jobId); // the same job, a fresh link
-      expect((await cluster.events('app-refresh')).map((e) => e.reason)).toContain('LinkRefreshed');
+      const refreshEvents = await cluster.eventsOnce('app-refresh', (e) => e.reason === 'LinkRefreshed');
+      expect(refreshEvents.map((e) => e.reason)).toContain('LinkRefreshed');
       await expectLinkOnlyInTarget({ bundleUrl: second }, 'app-refresh');
     });
 

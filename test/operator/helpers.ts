@@ -142,6 +142,23 @@ export class Cluster {
     throw new Error(`${name} did not reach the expected state; last status: ${JSON.stringify(last?.status)}`);
   }
 
+  /**
+   * The resource's events once one of them matches: events are written after the status write
+   * they explain, so a test that has just seen the status waits for them.
+   */
+  async eventsOnce(
+    name: string,
+    match: (event: { reason?: string; message?: string }) => boolean,
+    timeout = 10_000,
+  ): Promise<Array<{ reason?: string; message?: string; type?: string }>> {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const events = await this.events(name);
+      if (events.some(match) || Date.now() > deadline) return events;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
   async events(name: string): Promise<Array<{ reason?: string; message?: string; type?: string }>> {
     const list = await this.core.listNamespacedEvent({
       namespace: this.namespace,

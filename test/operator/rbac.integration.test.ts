@@ -62,7 +62,8 @@ describe('the operator under a ServiceAccount holding only the rules in src/oper
       name: 'docs-values',
     });
     expect(parse(configMap.data?.['values.yaml'] ?? '').staticExport.bundleUrl).toMatch(/^http/);
-    expect((await cluster.events('docs')).map((e) => e.reason)).toContain('BundleReady');
+    const events = await cluster.eventsOnce('docs', (e) => e.reason === 'BundleReady');
+    expect(events.map((e) => e.reason)).toContain('BundleReady');
     expect(manager.leading).toBe(true);
     // Nothing was refused along the way.
     expect(log.text).not.toMatch(/forbidden/i);

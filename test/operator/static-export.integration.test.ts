@@ -126,7 +126,7 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
 
     // The link grants access to the bundle: not in status, events or the operator's log.
     const path = new URL(values.bundleUrl).pathname + new URL(values.bundleUrl).search;
-    const events = await cluster.events('docs');
+    const events = await cluster.eventsOnce('docs', (e) => e.reason === 'BundleReady');
     expect(events.map((e) => e.reason)).toEqual(expect.arrayContaining(['ExportStarted', 'BundleReady']));
     for (const text of [JSON.stringify(ready), JSON.stringify(events), operatorLog.text]) {
       expect(text).not.toContain(path);
@@ -187,7 +187,8 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
     expect(Date.parse(refreshed.status?.bundle?.expiresAt ?? '')).toBeGreaterThan(
       Date.parse(ready.status?.bundle?.expiresAt ?? ''),
     );
-    expect((await cluster.events('docs-refresh')).map((e) => e.reason)).toContain('LinkRefreshed');
+    const refreshEvents = await cluster.eventsOnce('docs-refresh', (e) => e.reason === 'LinkRefreshed');
+    expect(refreshEvents.map((e) => e.reason)).toContain('LinkRefreshed');
   });
 
   it('shows a failed refresh in conditions and events, and recovers when the exporter answers again', async () => {
@@ -214,7 +215,8 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
     );
     expect(failing.status?.error).toMatch(/refreshing the bundle link .* failed: .*unknown admin key/);
     expect(failing.status?.phase).toBe('Ready'); // the link in the targets has not expired yet
-    expect((await cluster.events('docs-flaky')).map((e) => e.reason)).toContain('RefreshFailed');
+    const flakyEvents = await cluster.eventsOnce('docs-flaky', (e) => e.reason === 'RefreshFailed');
+    expect(flakyEvents.map((e) => e.reason)).toContain('RefreshFailed');
 
     await replaceKey(api.keys.acme);
     const recovered = await cluster.waitFor('docs-flaky', (r) =>
@@ -317,7 +319,8 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
       status: 'False',
       reason: 'ExportFailed',
     });
-    expect((await cluster.events('broken')).map((e) => e.reason)).toContain('ExportFailed');
+    const brokenEvents = await cluster.eventsOnce('broken', (e) => e.reason === 'ExportFailed');
+    expect(brokenEvents.map((e) => e.reason)).toContain('ExportFailed');
 
     // The site's owners fix it; the next retry (with backoff) succeeds without anyone touching the resource.
     const generation = failed.metadata.generation;
