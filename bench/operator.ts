@@ -476,24 +476,18 @@ async function runController(options: {
   const cpuAtStart = rss.cpuSeconds;
   const metricsAtStart = await scrape(options.metricsUrl);
   const t0 = Date.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Number(values['create-concurrency']) }, async () => {
-      while (next < COUNT) {
-        const objectName = `sx-${String(next++).padStart(5, '0')}`;
-        await custom.createNamespacedCustomObject({
-          group,
-          version,
-          plural,
-          namespace,
-          body: {
-            apiVersion: `${group}/${version}`,
-            kind: 'StaticExport',
-            metadata: { name: objectName },
-            spec: options.spec(objectName),
-          },
-        });
-      }
+  await forEachObject((objectName) =>
+    custom.createNamespacedCustomObject({
+      group,
+      version,
+      plural,
+      namespace,
+      body: {
+        apiVersion: `${group}/${version}`,
+        kind: 'StaticExport',
+        metadata: { name: objectName },
+        spec: options.spec(objectName),
+      },
     }),
   );
   const createSeconds = (Date.now() - t0) / 1000;
@@ -575,20 +569,24 @@ async function runController(options: {
 /** Sets status.bundle.renewalTime of every StaticExport in the namespace to now (JSON patch). */
 async function moveRenewalTimes(custom: CustomObjectsApi, namespace: string): Promise<void> {
   const now = new Date().toISOString();
+  await forEachObject((name) =>
+    custom.patchNamespacedCustomObjectStatus({
+      group,
+      version,
+      plural,
+      namespace,
+      name,
+      body: [{ op: 'replace', path: '/status/bundle/renewalTime', value: now }],
+    }),
+  );
+}
+
+/** Runs `work` for every object name (sx-00000, …), --create-concurrency at a time. */
+async function forEachObject(work: (name: string) => Promise<unknown>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Number(values['create-concurrency']) }, async () => {
-      while (next < COUNT) {
-        const name = `sx-${String(next++).padStart(5, '0')}`;
-        await custom.patchNamespacedCustomObjectStatus({
-          group,
-          version,
-          plural,
-          namespace,
-          name,
-          body: [{ op: 'replace', path: '/status/bundle/renewalTime', value: now }],
-        });
-      }
+      while (next < COUNT) await work(`sx-${String(next++).padStart(5, '0')}`);
     }),
   );
 }
