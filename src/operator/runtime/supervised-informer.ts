@@ -50,10 +50,12 @@ export class SupervisedInformer<T extends KubernetesObject> {
     );
     this.informer.on('add', (object) => {
       this.errorsInRow = 0;
+      withoutManagedFields(object);
       options.onChange(object, 'add');
     });
     this.informer.on('update', (object) => {
       this.errorsInRow = 0;
+      withoutManagedFields(object);
       options.onChange(object, 'update');
     });
     this.informer.on('delete', (object) => options.onChange(object, 'delete'));
@@ -107,6 +109,16 @@ export class SupervisedInformer<T extends KubernetesObject> {
     }, delay);
     this.restartTimer.unref();
   }
+}
+
+/**
+ * Drops metadata.managedFields from an object as it enters the cache (the informer stores and
+ * hands out the same object), as controller-runtime's TransformStripManagedFields does: the
+ * operator never reads them, and they are a good part of every cached object. Writes of a cached
+ * object leave them out, which the apiserver takes as "unchanged".
+ */
+function withoutManagedFields(object: KubernetesObject): void {
+  if (object.metadata?.managedFields) object.metadata.managedFields = undefined; // not delete: keeps the object's shape
 }
 
 function describeError(error: unknown): string {
