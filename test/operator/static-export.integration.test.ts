@@ -97,6 +97,10 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
       return isReady(r);
     });
     expect([...phases]).toContain('Exporting');
+    // The operator caches objects without managedFields; its writes leave the server's in place.
+    const managed = (ready.metadata as { managedFields?: Array<{ subresource?: string }> }).managedFields;
+    expect(managed?.some((m) => m.subresource === 'status')).toBe(true);
+    expect(managed?.some((m) => m.subresource === undefined)).toBe(true);
     const status = ready.status ?? {};
     expect(status.jobId).toMatch(/^se_[0-9a-f]{16}$/);
     expect(status.pageCount).toBe(23);
