@@ -108,11 +108,12 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
   const resourcesIn = (namespace: string) =>
     exportInformers.flatMap((informer) => informer.list()).filter((r) => r.metadata.namespace === namespace);
 
+  const events = new EventRecorder(core, log);
   const reconciler = new StaticExportReconciler({
     custom,
     core,
     log,
-    events: new EventRecorder(core, log),
+    events,
     cachedSecret: (namespace, name) => findIn(secretInformers, namespace, name),
     settings: { ...DEFAULT_RECONCILER_SETTINGS, ...options.settings },
     exporterFor: options.exporterFor,
@@ -170,6 +171,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
       for (const informer of informers) informer.stop();
       await queue.stop();
       await reconciler.close();
+      await events.flush();
       log.info('operator stopped');
     },
   };

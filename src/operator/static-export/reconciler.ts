@@ -359,11 +359,11 @@ class Step {
     else this.log.info(line, 'event');
   }
 
-  /** Writes the status (when it changed), then the events it explains. */
+  /** Writes the status (when it changed), then the events it explains (in the background). */
   async save(): Promise<void> {
     this.resource = await this.reconciler.writeStatus(this.resource, this.status);
     for (const { type, reason, message } of this.events.splice(0))
-      await this.deps.events.record(this.resource, type, reason, message);
+      this.deps.events.record(this.resource, type, reason, message);
   }
 
   nextWakeMs(): number | undefined {
