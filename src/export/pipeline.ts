@@ -9,7 +9,6 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  writeFileSync,
 } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -106,18 +105,25 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   const spoolDir = await mkdtemp(`${outDir}-spool-`);
   const spool = new SpoolReader();
   const pageFiles = new Map<string, SpoolSlice>();
+  // The files the pipeline generates besides pages (theme assets, search index, sitemap, …) are
+  // held in memory until the archive or the site directory takes them, like the pages: writing
+  // each to the staging directory and reading it back cost a small export more than rendering
+  // it. Their contents were built in memory anyway; the large ones (llms-full.txt, the repository's
+  // own assets) stay on disk.
+  const generated = new Map<string, Buffer>();
   const hashes = new Map<string, string>();
   const write = (path: string, contents: string | Buffer) => {
-    const full = join(outDir, path);
-    mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, contents);
-    hashes.set(path, createHash('sha256').update(contents).digest('hex'));
+    const bytes = typeof contents === 'string' ? Buffer.from(contents) : contents;
+    generated.set(path, bytes);
+    hashes.set(path, createHash('sha256').update(bytes).digest('hex'));
     pageFiles.delete(path); // a page rewritten after rendering (unbrokenFragments)
   };
   const read = (path: string): Buffer => {
     const slice = pageFiles.get(path);
-    return slice ? spool.read(slice) : readFileSync(join(outDir, path));
+    if (slice) return spool.read(slice);
+    return generated.get(path) ?? readFileSync(join(outDir, path));
   };
+  const held: ExportFiles = { pageFiles, generated, spool };
   const warnings = [...site.warnings];
   const search = options.features.search ? new SearchIndexBuilder() : undefined;
   try {
@@ -191,14 +197,14 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
       pageCount,
       files: Object.fromEntries(files.map((f) => [f, hashes.get(f) as string])),
     };
-    writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    generated.set(MANIFEST_FILE, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
 
     let archive: ArchiveResult | undefined;
     if (request.archivePath) {
       report({ phase: 'archiving', progress: 90, pageCount, renderedPages: pageCount });
       const all = [MANIFEST_FILE, ...files];
       archive = await writeArchive(
-        siteSource(outDir, pageFiles, spool),
+        siteSource(outDir, held),
         all,
         resolve(request.archivePath),
         (done, total) =>
@@ -211,7 +217,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
       );
     }
     if (target) {
-      await materialize(outDir, pageFiles, spool);
+      await materialize(outDir, held);
       rmSync(target, { recursive: true, force: true });
       renameSync(outDir, target);
     }
@@ -228,38 +234,48 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   }
 }
 
-/** The site's files for the archive: spooled pages, and everything else from the staging directory. */
-function siteSource(outDir: string, pageFiles: Map<string, SpoolSlice>, spool: SpoolReader): ArchiveSource {
+/** Where the files of an export are until they reach the archive or the site directory. */
+interface ExportFiles {
+  /** Rendered pages, in the render threads' spool files. */
+  pageFiles: Map<string, SpoolSlice>;
+  /** Files the pipeline generated, in memory. */
+  generated: Map<string, Buffer>;
+  spool: SpoolReader;
+}
+
+/** The site's files for the archive: spooled pages, generated files, the rest from the staging directory. */
+function siteSource(outDir: string, { pageFiles, generated, spool }: ExportFiles): ArchiveSource {
   const directory = directorySource(outDir);
+  const inMemory = (name: string): Buffer | undefined => {
+    const slice = pageFiles.get(name);
+    return slice ? spool.read(slice) : generated.get(name);
+  };
   return {
-    size: (name) => pageFiles.get(name)?.length ?? directory.size(name),
-    read: (name) => {
-      const slice = pageFiles.get(name);
-      return slice ? spool.read(slice) : directory.read(name);
-    },
+    size: (name) => pageFiles.get(name)?.length ?? generated.get(name)?.length ?? directory.size(name),
+    read: (name) => inMemory(name) ?? directory.read(name),
     stream: (name) => {
-      const slice = pageFiles.get(name);
-      return slice ? Readable.from([spool.read(slice)]) : directory.stream(name);
+      const bytes = inMemory(name);
+      return bytes ? Readable.from([bytes]) : directory.stream(name);
     },
   };
 }
 
-/** Writes the spooled pages into the site directory as files, a few at a time. */
-async function materialize(
-  outDir: string,
-  pageFiles: Map<string, SpoolSlice>,
-  spool: SpoolReader,
-): Promise<void> {
+/** Writes the spooled pages and generated files into the site directory as files, a few at a time. */
+async function materialize(outDir: string, { pageFiles, generated, spool }: ExportFiles): Promise<void> {
   const made = new Set<string>();
   const pending = new Set<Promise<void>>();
-  for (const [path, slice] of pageFiles) {
+  const entries: Array<[string, () => Buffer]> = [
+    ...[...pageFiles].map(([path, slice]): [string, () => Buffer] => [path, () => spool.read(slice)]),
+    ...[...generated].map(([path, bytes]): [string, () => Buffer] => [path, () => bytes]),
+  ];
+  for (const [path, contents] of entries) {
     const full = join(outDir, path);
     const dir = dirname(full);
     if (!made.has(dir)) {
       await mkdir(dir, { recursive: true });
       made.add(dir);
     }
-    const written: Promise<void> = writeFile(full, spool.read(slice)).finally(() => pending.delete(written));
+    const written: Promise<void> = writeFile(full, contents()).finally(() => pending.delete(written));
     pending.add(written);
     if (pending.size >= 16) await Promise.race(pending);
   }
