@@ -100,30 +100,18 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   const outDir = await mkdtemp(
     target ? join(dirname(target), '.docsnap-staging-') : join(tmpdir(), 'docsnap-export-'),
   );
-  // Rendered pages live in spool files (output/page-spool.ts) until the archive or the site
-  // directory takes them; every other file is written to the staging directory.
+  // Rendered pages live in spool files (output/page-spool.ts) and generated files in memory until
+  // the archive or the site directory takes them (HeldFiles); the rest is written to staging.
   const spoolDir = await mkdtemp(`${outDir}-spool-`);
-  const spool = new SpoolReader();
-  const pageFiles = new Map<string, SpoolSlice>();
-  // The files the pipeline generates besides pages (theme assets, search index, sitemap, …) are
-  // held in memory until the archive or the site directory takes them, like the pages: writing
-  // each to the staging directory and reading it back cost a small export more than rendering
-  // it. Their contents were built in memory anyway; the large ones (llms-full.txt, the repository's
-  // own assets) stay on disk.
-  const generated = new Map<string, Buffer>();
+  const held = new HeldFiles();
   const hashes = new Map<string, string>();
   const write = (path: string, contents: string | Buffer) => {
     const bytes = typeof contents === 'string' ? Buffer.from(contents) : contents;
-    generated.set(path, bytes);
+    held.generated.set(path, bytes);
     hashes.set(path, createHash('sha256').update(bytes).digest('hex'));
-    pageFiles.delete(path); // a page rewritten after rendering (unbrokenFragments)
+    held.pages.delete(path); // a page rewritten after rendering (unbrokenFragments)
   };
-  const read = (path: string): Buffer => {
-    const slice = pageFiles.get(path);
-    if (slice) return spool.read(slice);
-    return generated.get(path) ?? readFileSync(join(outDir, path));
-  };
-  const held: ExportFiles = { pageFiles, generated, spool };
+  const read = (path: string): Buffer => held.get(path) ?? readFileSync(join(outDir, path));
   const warnings = [...site.warnings];
   const search = options.features.search ? new SearchIndexBuilder() : undefined;
   try {
@@ -138,7 +126,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
       (rendered, done) => {
         for (const [path, { sha256, ...slice }] of Object.entries(rendered.files)) {
           hashes.set(path, sha256);
-          pageFiles.set(path, slice);
+          held.pages.set(path, slice);
         }
         ids.set(rendered.output, new Set(rendered.ids));
         const file = site.pages[rendered.index]?.source ?? site.config.configFile;
@@ -197,7 +185,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
       pageCount,
       files: Object.fromEntries(files.map((f) => [f, hashes.get(f) as string])),
     };
-    generated.set(MANIFEST_FILE, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
+    held.generated.set(MANIFEST_FILE, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
 
     let archive: ArchiveResult | undefined;
     if (request.archivePath) {
@@ -226,7 +214,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     warnings.sort((a, b) => byteOrder(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0));
     return { pageCount, outDir: target, archive, manifest, warnings };
   } finally {
-    spool.close();
+    held.spool.close();
     await Promise.all([
       rm(outDir, { recursive: true, force: true }),
       rm(spoolDir, { recursive: true, force: true }),
@@ -234,48 +222,59 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   }
 }
 
-/** Where the files of an export are until they reach the archive or the site directory. */
-interface ExportFiles {
-  /** Rendered pages, in the render threads' spool files. */
-  pageFiles: Map<string, SpoolSlice>;
-  /** Files the pipeline generated, in memory. */
-  generated: Map<string, Buffer>;
-  spool: SpoolReader;
+/**
+ * The files of an export that are not in the staging directory: rendered pages in the render
+ * threads' spool files, and the files the pipeline generates besides pages (theme assets, search
+ * index, sitemap, …) in memory, where they were built. Writing each small file to the staging
+ * directory and reading it back cost a small export more than rendering it. The large ones
+ * (llms-full.txt, the repository's own assets) are on disk.
+ */
+class HeldFiles {
+  readonly pages = new Map<string, SpoolSlice>();
+  readonly generated = new Map<string, Buffer>();
+  readonly spool = new SpoolReader();
+
+  get(name: string): Buffer | undefined {
+    const slice = this.pages.get(name);
+    return slice ? this.spool.read(slice) : this.generated.get(name);
+  }
+
+  size(name: string): number | undefined {
+    return this.pages.get(name)?.length ?? this.generated.get(name)?.length;
+  }
+
+  names(): string[] {
+    return [...this.pages.keys(), ...this.generated.keys()];
+  }
 }
 
-/** The site's files for the archive: spooled pages, generated files, the rest from the staging directory. */
-function siteSource(outDir: string, { pageFiles, generated, spool }: ExportFiles): ArchiveSource {
+/** The site's files for the archive: the held ones, the rest from the staging directory. */
+function siteSource(outDir: string, held: HeldFiles): ArchiveSource {
   const directory = directorySource(outDir);
-  const inMemory = (name: string): Buffer | undefined => {
-    const slice = pageFiles.get(name);
-    return slice ? spool.read(slice) : generated.get(name);
-  };
   return {
-    size: (name) => pageFiles.get(name)?.length ?? generated.get(name)?.length ?? directory.size(name),
-    read: (name) => inMemory(name) ?? directory.read(name),
+    size: (name) => held.size(name) ?? directory.size(name),
+    read: (name) => held.get(name) ?? directory.read(name),
     stream: (name) => {
-      const bytes = inMemory(name);
+      const bytes = held.get(name);
       return bytes ? Readable.from([bytes]) : directory.stream(name);
     },
   };
 }
 
-/** Writes the spooled pages and generated files into the site directory as files, a few at a time. */
-async function materialize(outDir: string, { pageFiles, generated, spool }: ExportFiles): Promise<void> {
+/** Writes the held files into the site directory, a few at a time. */
+async function materialize(outDir: string, held: HeldFiles): Promise<void> {
   const made = new Set<string>();
   const pending = new Set<Promise<void>>();
-  const entries: Array<[string, () => Buffer]> = [
-    ...[...pageFiles].map(([path, slice]): [string, () => Buffer] => [path, () => spool.read(slice)]),
-    ...[...generated].map(([path, bytes]): [string, () => Buffer] => [path, () => bytes]),
-  ];
-  for (const [path, contents] of entries) {
+  for (const path of held.names()) {
     const full = join(outDir, path);
     const dir = dirname(full);
     if (!made.has(dir)) {
       await mkdir(dir, { recursive: true });
       made.add(dir);
     }
-    const written: Promise<void> = writeFile(full, contents()).finally(() => pending.delete(written));
+    const written: Promise<void> = writeFile(full, held.get(path) as Buffer).finally(() =>
+      pending.delete(written),
+    );
     pending.add(written);
     if (pending.size >= 16) await Promise.race(pending);
   }
