@@ -31,6 +31,7 @@ import type { FragmentLink } from './pages/links.ts';
 import { BatchRenderer, type RenderOutcome, type WrittenPage } from './render-batch.ts';
 import { SearchIndexBuilder } from './search/index.ts';
 import { loadSite, type SiteModel } from './source/load-site.ts';
+import { assertOutputName } from './source/routes.ts';
 import { navigationScript, siteAssets } from './theme/assets.ts';
 import { FULL_NAV_LIMIT, listedPagesPerSection } from './theme/layout.ts';
 
@@ -171,6 +172,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     );
     for (const asset of site.assets) {
       if (hashes.has(asset)) continue; // a generated file of the same name wins
+      assertOutputName(asset);
       const copy = join(outDir, asset);
       mkdirSync(dirname(copy), { recursive: true });
       copyFileSync(join(site.root, asset), copy);
@@ -266,6 +268,7 @@ async function materialize(outDir: string, held: HeldFiles): Promise<void> {
   const made = new Set<string>();
   const pending = new Set<Promise<void>>();
   for (const path of held.names()) {
+    assertOutputName(path);
     const full = join(outDir, path);
     const dir = dirname(full);
     if (!made.has(dir)) {

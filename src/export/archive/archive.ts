@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import tar from 'tar-stream';
+import { assertOutputName } from '../source/routes.ts';
 
 /** Every entry gets the same metadata, so the archive depends on file contents and names only. */
 const FIXED_MTIME = new Date(0);
@@ -50,6 +51,9 @@ export async function writeArchive(
 ): Promise<ArchiveResult> {
   const from = typeof source === 'string' ? directorySource(source) : source;
   const sorted = [...files].sort(byteOrder);
+  // Whatever made the names, an entry that could land outside the directory it is unpacked in
+  // (a tar-slip for extractors that trust names) is never written.
+  for (const name of sorted) assertOutputName(name);
   const pack = tar.pack();
   const hash = createHash('sha256');
   let sizeBytes = 0;

@@ -1,7 +1,8 @@
 import type { SourceProblem } from '../errors.ts';
 import type { ExportOptions } from '../options.ts';
 import { isExternal, relativeUrl } from '../pages/links.ts';
-import { outputFor, routeOf, type SiteModel } from '../source/load-site.ts';
+import type { SiteModel } from '../source/load-site.ts';
+import { outputFor, routeOf } from '../source/routes.ts';
 
 /** A file of the site that is not a page: written as it is into the output. */
 export interface SiteFile {

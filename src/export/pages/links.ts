@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { routeOf } from '../source/load-site.ts';
+import { routeOf } from '../source/routes.ts';
 
 /** What a site's links may point at, built once per render worker. */
 export interface LinkTargets {

@@ -9,7 +9,8 @@ import {
 import type { ExportOptions } from '../options.ts';
 import { type PageMeta, splitFrontmatter } from './frontmatter.ts';
 import { flattenNavigation, type NavItem, type NavSection } from './navigation.ts';
-import { DocsRepository } from './repository.ts';
+import { DEFAULT_REPOSITORY_LIMITS, DocsRepository } from './repository.ts';
+import { outputFor, routeOf, toRoute } from './routes.ts';
 import { parseJsonFile, parseSiteConfig, type SiteConfig } from './site-config.ts';
 
 /** An OpenAPI operation a page documents, with the local file that describes it. */
@@ -83,16 +84,6 @@ const STATIC_EXTENSIONS = new Set(
   ),
 );
 
-export function outputFor(route: string): string {
-  return route === '' ? 'index.html' : `${route}.html`;
-}
-
-/** "quickstart/index" and "/quickstart/" → "quickstart"; "index" → "". */
-export function routeOf(reference: string): string {
-  const clean = reference.replace(/^\/+|\/+$/g, '').replace(/\.(mdx|md)$/, '');
-  return clean === 'index' ? '' : clean.replace(/\/index$/, '');
-}
-
 export async function loadSite(dir: string, options: ExportOptions): Promise<SiteModel> {
   const repo = DocsRepository.open(dir);
   const warnings: SourceProblem[] = [];
@@ -106,7 +97,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
   const navigation = flattenNavigation(config.navigation, configFile, config.openapi, config.name);
 
   const refused = new Map<string, string>();
-  const files = repo.listFiles((path, reason) => {
+  const files = repo.listFiles(DEFAULT_REPOSITORY_LIMITS, (path, reason) => {
     refused.set(path, reason);
     warnings.push({ file: path, message: reason });
   });
@@ -249,14 +240,11 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       }
       const file = resolveOpenapiFile(source, reference.location);
       const summary = await operationTitle(file, op.method, op.path);
-      const directory =
-        reference.breadcrumb
-          .map((b) => slug(b))
-          .slice(0, 1)
-          .join('/') || 'api-reference';
-      let route = `${directory}/${slug(summary ?? `${op.method} ${op.path}`)}`;
+      const directory = slug(reference.breadcrumb[0] ?? '') || 'api-reference';
+      let route = `${directory}/${slug(summary ?? `${op.method} ${op.path}`) || 'operation'}`;
       for (let n = 2; usedRoutes.has(route) || fileSet.has(`${route}.mdx`); n++)
         route = `${route.replace(/-\d+$/, '')}-${n}`;
+      route = toRoute(route, `${configFile}: ${reference.location}`);
       usedRoutes.add(route);
       pages.push({
         route,
@@ -282,7 +270,13 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       });
       continue;
     }
-    const route = routeOf(normalized);
+    let route: string;
+    try {
+      route = toRoute(normalized, reference.location);
+    } catch (error) {
+      missing.push({ file: configFile, message: (error as Error).message });
+      continue;
+    }
     const existing = pageByRoute.get(route);
     if (existing !== undefined) {
       referencePage.set(index, existing);
@@ -310,9 +304,10 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     usedRoutes.add(route);
     referencePage.set(index, pages.length - 1);
   }
+  missing.push(...unsafeRedirects(config));
   if (missing.length > 0)
     throw new ExportError(
-      `${configFile}: ${missing.length} navigation entr${missing.length === 1 ? 'y' : 'ies'} cannot be resolved`,
+      `${configFile}: ${missing.length} entr${missing.length === 1 ? 'y' : 'ies'} of the navigation or redirects cannot be used`,
       missing,
     );
 
@@ -320,7 +315,13 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
   // outside it are usually repository documents (README, CONTRIBUTING) and are left out.
   for (const file of files) {
     if (!file.endsWith('.mdx') || file.startsWith('snippets/') || file.includes('/snippets/')) continue;
-    const route = routeOf(file);
+    let route: string;
+    try {
+      route = toRoute(file, 'file name');
+    } catch (error) {
+      warnings.push({ file, message: `${(error as Error).message}; the page is left out` });
+      continue;
+    }
     if (pageByRoute.has(route) || usedRoutes.has(route)) continue;
     const section = nearestSection(route, pages);
     pages.push(
@@ -365,6 +366,23 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     stylesheets: files.filter((f) => f.endsWith('.css')),
     warnings,
   };
+}
+
+/**
+ * Redirect sources become output files: one that could escape the output or mislead is refused.
+ * Sources with parameters or wildcards are not files (reported later, when redirects are written).
+ */
+function unsafeRedirects(config: SiteConfig): SourceProblem[] {
+  const problems: SourceProblem[] = [];
+  config.redirects.forEach((redirect, index) => {
+    if (/[:*]/.test(redirect.source)) return;
+    try {
+      toRoute(redirect.source, `redirects[${index}].source`);
+    } catch (error) {
+      problems.push({ file: config.configFile, message: (error as Error).message });
+    }
+  });
+  return problems;
 }
 
 /** The section whose pages share the longest route prefix with this one (0 when none does). */

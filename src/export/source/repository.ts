@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { ExportError, type SourceLocation } from '../errors.ts';
 
@@ -76,31 +76,116 @@ export class DocsRepository {
   /**
    * Every file of the site, sorted, as repository-relative paths. Dot folders and tooling folders
    * are skipped; symlinks are followed only when they stay inside the repository (others are
-   * reported through `onRefused` and left out).
+   * reported through `onRefused` and left out). Each real directory is walked once, whatever
+   * number of paths lead to it, so symlinks to a parent or to a sibling cannot multiply the walk;
+   * the walk stops with a named error past the limits on files, depth and bytes.
    */
-  listFiles(onRefused: (path: string, reason: string) => void = () => {}): string[] {
+  listFiles(
+    limits: RepositoryLimits = DEFAULT_REPOSITORY_LIMITS,
+    onRefused: (path: string, reason: string) => void = () => {},
+  ): string[] {
     const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(join(this.root, dir), { withFileTypes: true }).sort((a, b) =>
-        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-      )) {
-        const path = dir ? `${dir}/${entry.name}` : entry.name;
+    const walked = new Set<string>([this.root]);
+    let bytes = 0;
+    // An explicit stack in place of recursion (depth is bounded by a limit, not by the call
+    // stack), taking entries in the order a recursive walk in name order would.
+    const pending: Array<{ path: string; entry: Dirent; parentReal: string; depth: number }> = [];
+    const enter = (dir: string, real: string, depth: number) => {
+      const entries = readdirSync(real, { withFileTypes: true }).sort(byName);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const entry = entries[i] as Dirent;
         if (entry.name.startsWith('.') || IGNORED_DIRS.has(entry.name)) continue;
-        let isDir = entry.isDirectory();
-        if (entry.isSymbolicLink()) {
-          try {
-            this.absolute(path);
-            isDir = statSync(join(this.root, path)).isDirectory();
-          } catch (error) {
-            onRefused(path, (error as Error).message);
-            continue;
-          }
-        } else if (!entry.isFile() && !isDir) continue;
-        if (isDir) walk(path);
-        else files.push(path);
+        pending.push({ path: dir ? `${dir}/${entry.name}` : entry.name, entry, parentReal: real, depth });
       }
     };
-    walk('');
+    enter('', this.root, 0);
+    while (pending.length > 0) {
+      const { path, entry, parentReal, depth } = pending.pop() as (typeof pending)[number];
+      const target = this.resolveEntry(entry, parentReal, path, onRefused);
+      if (!target) continue;
+      if (target.isDirectory) {
+        if (walked.has(target.real)) {
+          onRefused(path, `${path}: a symlink to a folder that is already part of the site; left out`);
+          continue;
+        }
+        if (depth + 1 > limits.maxDepth)
+          throw ExportError.at(
+            { file: path },
+            `folders nested more than ${limits.maxDepth} deep (the limit of folder depth per export)`,
+          );
+        walked.add(target.real);
+        enter(path, target.real, depth + 1);
+        continue;
+      }
+      files.push(path);
+      bytes += target.size;
+      if (files.length > limits.maxFiles)
+        throw new ExportError(
+          `the repository has more than ${limits.maxFiles} files (the limit of files per export)`,
+          [],
+        );
+      if (bytes > limits.maxBytes)
+        throw new ExportError(
+          `the repository's files add up to more than ${formatBytes(limits.maxBytes)} (the limit of bytes per export), at ${path}`,
+          [],
+        );
+    }
     return files;
   }
+
+  /** What a directory entry is once symlinks are followed, or undefined when it is not part of the site. */
+  private resolveEntry(
+    entry: Dirent,
+    parentReal: string,
+    path: string,
+    onRefused: (path: string, reason: string) => void,
+  ): { real: string; isDirectory: boolean; size: number } | undefined {
+    const own = join(parentReal, entry.name);
+    if (entry.isDirectory()) return { real: own, isDirectory: true, size: 0 };
+    if (entry.isFile()) return { real: own, isDirectory: false, size: statSync(own).size };
+    if (!entry.isSymbolicLink()) return undefined; // sockets, devices, FIFOs
+    try {
+      const real = realpathSync(own);
+      const rel = relative(this.root, real);
+      if (rel.startsWith('..') || isAbsolute(rel))
+        throw ExportError.at(
+          { file: path },
+          `refused path ${JSON.stringify(path)}: a symlink leading outside the repository`,
+        );
+      const stats = statSync(real);
+      if (!stats.isDirectory() && !stats.isFile()) return undefined;
+      return { real, isDirectory: stats.isDirectory(), size: stats.isFile() ? stats.size : 0 };
+    } catch (error) {
+      onRefused(
+        path,
+        (error as NodeJS.ErrnoException).code === 'ELOOP'
+          ? `${path}: a symlink loop`
+          : (error as Error).message,
+      );
+      return undefined;
+    }
+  }
+}
+
+/** Limits of one export's walk of its repository. */
+export interface RepositoryLimits {
+  maxFiles: number;
+  /** Folder nesting, counted from the repository root. */
+  maxDepth: number;
+  /** Bytes of all files together. */
+  maxBytes: number;
+}
+
+export const DEFAULT_REPOSITORY_LIMITS: RepositoryLimits = {
+  maxFiles: 100_000,
+  maxDepth: 32,
+  maxBytes: 4 * 1024 ** 3,
+};
+
+function byName(a: Dirent, b: Dirent): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${bytes / 1024 ** 3} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
 }
