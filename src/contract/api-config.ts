@@ -117,6 +117,17 @@ export const ApiConfig = z
           .string()
           .optional()
           .describe('Scratch space for git checkouts and archives; default: the system temp dir.'),
+        memoryLimitMiB: z
+          .number()
+          .int()
+          .min(128)
+          .optional()
+          .describe(
+            'Memory one export may use (its process, render threads included) before it is stopped; default 2048.',
+          ),
+        timeLimit: durationSchema
+          .optional()
+          .describe('Wall-clock time one export may take before it is stopped; default 30m.'),
       })
       .strict()
       .default({ concurrency: 1 }),

@@ -31,6 +31,13 @@ export class ExportError extends Error {
     this.problems = problems;
   }
 
+  /** An ExportError sent as data between threads or processes (errors lose their class there). */
+  static revive(data: { message: string; problems: SourceProblem[] }): ExportError {
+    const error = new ExportError('', data.problems);
+    error.message = data.message;
+    return error;
+  }
+
   static at(location: SourceLocation, message: string): ExportError {
     return new ExportError(`${formatLocation(location)}: ${message}`, []);
   }

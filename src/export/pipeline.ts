@@ -55,6 +55,8 @@ export interface ExportRequest {
   outDir?: string;
   options?: Partial<ExportOptions>;
   onProgress?: (progress: ExportProgress) => void;
+  /** Where temporary files go when no outDir is given; default: the system temp dir. */
+  workDir?: string;
   /** Render threads; default: every core. */
   workers?: number;
   signal?: AbortSignal;
@@ -99,7 +101,9 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   // Files are written to a staging directory beside the target and swapped in only when the
   // export succeeded: a failed export never destroys the previous one.
   const outDir = await mkdtemp(
-    target ? join(dirname(target), '.docsnap-staging-') : join(tmpdir(), 'docsnap-export-'),
+    target
+      ? join(dirname(target), '.docsnap-staging-')
+      : join(request.workDir ?? tmpdir(), 'docsnap-export-'),
   );
   // Rendered pages live in spool files (output/page-spool.ts) and generated files in memory until
   // the archive or the site directory takes them (HeldFiles); the rest is written to staging.
@@ -307,11 +311,7 @@ async function renderPages(
   let done = 0;
   const take = (results: RenderOutcome[]) => {
     for (const result of results) {
-      if ('failure' in result) {
-        const error = new ExportError('', result.failure.problems);
-        error.message = result.failure.message;
-        throw error;
-      }
+      if ('failure' in result) throw ExportError.revive(result.failure);
       done++;
       onPage(result, done);
       held.set(result.index, result);

@@ -18,3 +18,11 @@ export class SourceUnavailable extends Error {
     this.name = 'SourceUnavailable';
   }
 }
+
+/** An export stopped because it passed a limit of its process (memory, time); the message says which. */
+export class ExportLimitExceeded extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExportLimitExceeded';
+  }
+}

@@ -6,9 +6,9 @@ import type { ExportBundle, ExportJob, StartExportRequest } from '../contract/ad
 import type { ApiConfig, SiteConfig } from '../contract/api-config.ts';
 import { ExportJobRecord } from '../contract/records.ts';
 import { ExportError } from '../export/errors.ts';
-import { exportSite } from '../export/pipeline.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
-import { ServiceRefusal, SourceUnavailable } from './errors.ts';
+import { ExportLimitExceeded, ServiceRefusal, SourceUnavailable } from './errors.ts';
+import { ExportProcessPool, type ExportRunner } from './export-process/pool.ts';
 import { checkoutSite } from './site-source.ts';
 import type { Slots } from './slots.ts';
 
@@ -34,6 +34,11 @@ export interface ExportJobsOptions {
   checkout?: CheckoutSource;
   /** Slots shared with other ExportJobs, so many of them in one process run few exports at once. */
   slots?: Slots;
+  /**
+   * Runs an export; default: a pool of export processes of this ExportJobs, with the limits of
+   * `config.exports`. Several ExportJobs of one process share one pool.
+   */
+  runner?: ExportRunner;
 }
 
 const JOBS = 'jobs/';
@@ -41,6 +46,11 @@ const JOBS = 'jobs/';
 const PERSIST_INTERVAL_MS = 1000;
 /** Records kept in memory for status reads; older ones are read from the store again. */
 const CACHED_RECORDS = 10_000;
+/**
+ * Runs of one job that a stopped process may leave unfinished before the job fails: a job that
+ * takes its server down with it (the host runs out of memory, say) is not started a fourth time.
+ */
+export const MAX_ATTEMPTS = 3;
 
 /**
  * Static export jobs (spec sections 1, 3 and 4): start, status, bundle. Jobs run in the background
@@ -58,6 +68,9 @@ export class ExportJobs {
   private closing = false;
   private readonly checkout: CheckoutSource;
   private readonly slots: Slots | undefined;
+  private readonly runner: ExportRunner;
+  /** The pool this ExportJobs made for itself (closed with it); undefined when given a runner. */
+  private readonly ownPool: ExportProcessPool | undefined;
 
   constructor(
     store: ObjectStore,
@@ -70,6 +83,15 @@ export class ExportJobs {
     this.log = log;
     this.checkout = options.checkout ?? ((site, workDir, signal) => checkoutSite(site, workDir, signal));
     this.slots = options.slots;
+    if (options.runner) this.runner = options.runner;
+    else {
+      this.ownPool = new ExportProcessPool({
+        log,
+        limits: { memoryMiB: config.exports.memoryLimitMiB, timeoutMs: config.exports.timeLimit },
+        maxIdle: config.exports.concurrency,
+      });
+      this.runner = this.ownPool.run;
+    }
   }
 
   /** `sourceRef` pins the source revision the job exports (a git commit), for callers that track it. */
@@ -135,6 +157,13 @@ export class ExportJobs {
       }
       const record = parsed.data;
       if (record.status !== 'queued' && record.status !== 'running') continue;
+      if (record.attempts >= MAX_ATTEMPTS) {
+        await this.finish(record, {
+          status: 'failed',
+          error: `the export was interrupted ${record.attempts} times (the server stopped while it ran); it is not started again`,
+        });
+        continue;
+      }
       if (!this.config.sites.some((s) => s.domain === record.domain)) {
         await this.finish(record, {
           status: 'failed',
@@ -159,6 +188,7 @@ export class ExportJobs {
     this.queue.length = 0;
     for (const job of this.running.values()) job.abort.abort();
     await Promise.all([...this.running.values()].map((job) => job.done));
+    await this.ownPool?.close();
   }
 
   private enqueue(jobId: string): void {
@@ -213,28 +243,28 @@ export class ExportJobs {
     try {
       const source = await this.checkout(site, workDir, signal, record.sourceRef);
       const archivePath = join(workDir, 'site.tar.gz');
-      const result = await exportSite({
-        source,
-        archivePath,
-        signal,
-        options: exportOptions(site, record),
-        onProgress: (progress) => {
-          // Live in memory for status reads; to the store now and then, so a reader elsewhere sees it too.
-          record = {
-            ...record,
-            progress: Math.min(progress.progress, 99),
-            pageCount: progress.pageCount,
-            updatedAt: now(),
-          };
-          this.remember(record);
-          if (Date.now() - lastSaved >= PERSIST_INTERVAL_MS) {
-            lastSaved = Date.now();
-            this.save(record).catch((error: unknown) =>
-              this.log.warn({ jobId, err: error }, 'could not store progress'),
-            );
-          }
+      const result = await this.runner(
+        { source, archivePath, workDir, options: exportOptions(site, record) },
+        {
+          signal,
+          onProgress: (progress) => {
+            // Live in memory for status reads; to the store now and then, so a reader elsewhere sees it too.
+            record = {
+              ...record,
+              progress: Math.min(progress.progress, 99),
+              pageCount: progress.pageCount,
+              updatedAt: now(),
+            };
+            this.remember(record);
+            if (Date.now() - lastSaved >= PERSIST_INTERVAL_MS) {
+              lastSaved = Date.now();
+              this.save(record).catch((error: unknown) =>
+                this.log.warn({ jobId, err: error }, 'could not store progress'),
+              );
+            }
+          },
         },
-      });
+      );
       const key = `bundles/${jobId}.tar.gz`;
       await this.store.putFile(key, archivePath, 'application/gzip');
       const archive = result.archive as NonNullable<typeof result.archive>;
@@ -333,7 +363,7 @@ function failureMessage(error: unknown): string {
       .map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
     return [error.message, ...problems].filter(Boolean).join('; ');
   }
-  if (error instanceof SourceUnavailable) return error.message;
+  if (error instanceof SourceUnavailable || error instanceof ExportLimitExceeded) return error.message;
   return 'the export failed unexpectedly; the server log has the details';
 }
 

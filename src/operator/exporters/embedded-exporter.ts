@@ -8,6 +8,7 @@ import { parseDuration } from '../../contract/duration.ts';
 import type { EmbeddedExporter as EmbeddedExporterSpec } from '../../contract/static-export.ts';
 import { ServiceRefusal, SourceUnavailable } from '../../service/errors.ts';
 import { ExportJobs } from '../../service/export-jobs.ts';
+import type { ExportRunner } from '../../service/export-process/pool.ts';
 import { checkoutSite, type GitCredentials, resolveGitRevision } from '../../service/site-source.ts';
 import type { Slots } from '../../service/slots.ts';
 import { S3ObjectStore } from '../../storage/s3-store.ts';
@@ -30,6 +31,8 @@ export interface EmbeddedExporterOptions {
   core: CoreV1Api;
   /** Export slots shared by every embedded exporter of the operator. */
   slots: Slots;
+  /** The export processes shared by every embedded exporter of the operator. */
+  runner: ExportRunner;
   log: Logger;
 }
 
@@ -82,7 +85,11 @@ export class EmbeddedExporter implements Exporter {
         exports: { concurrency: 1 },
       },
       log.child({ exporter: 'embedded' }),
-      { slots: options.slots, checkout: (s, workDir, signal, ref) => this.checkout(s, workDir, signal, ref) },
+      {
+        slots: options.slots,
+        runner: options.runner,
+        checkout: (s, workDir, signal, ref) => this.checkout(s, workDir, signal, ref),
+      },
     );
     // Jobs a previous leader left queued or running go on here.
     this.recovered = this.jobs.recover().catch((error: unknown) => {

@@ -11,6 +11,7 @@ import {
   type StaticExportStatus,
   type TargetStatus,
 } from '../../contract/static-export.ts';
+import type { ExportProcessPool } from '../../service/export-process/pool.ts';
 import { Slots } from '../../service/slots.ts';
 import { ApiExporter } from '../exporters/api-exporter.ts';
 import { type Exporter, ExportJobLost } from '../exporters/exporter.ts';
@@ -90,6 +91,8 @@ export class StaticExportReconciler {
   /** Embedded exporters by resource uid, with the settings they were made from. */
   private readonly embeddedExporters = new Map<string, { id: string; exporter: Exporter }>();
   private readonly slots: Slots;
+  /** The processes embedded exports run in, made on first use and shared by every resource. */
+  private exportPool: ExportProcessPool | undefined;
 
   constructor(deps: ReconcilerDeps) {
     this.deps = deps;
@@ -109,6 +112,7 @@ export class StaticExportReconciler {
     const exporters = [...this.embeddedExporters.values()];
     this.embeddedExporters.clear();
     await Promise.all(exporters.map(({ exporter }) => exporter.close?.()));
+    await this.exportPool?.close();
   }
 
   async reconcile(cached: StaticExport): Promise<ReconcileResult> {
@@ -246,6 +250,11 @@ export class StaticExportReconciler {
     // Loaded on first use: the export pipeline and the S3 client weigh tens of MiB that an
     // operator exporting only through an Admin API does not need.
     const { EmbeddedExporter } = await import('../exporters/embedded-exporter.ts');
+    const { ExportProcessPool } = await import('../../service/export-process/pool.ts');
+    this.exportPool ??= new ExportProcessPool({
+      log: this.deps.log.child({ component: 'export-processes' }),
+      maxIdle: this.deps.settings.embeddedExports,
+    });
     const exporter = instrumented(
       new EmbeddedExporter({
         spec: embedded,
@@ -259,6 +268,7 @@ export class StaticExportReconciler {
         gitCredentials: git ? { username: git.username ?? '', password: git.password ?? '' } : undefined,
         core: this.deps.core,
         slots: this.slots,
+        runner: this.exportPool.run,
         log: this.deps.log.child({ resource: `${namespace}/${name}` }),
       }),
       'embedded',
