@@ -1,24 +1,16 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExportError } from '../../src/export/errors.ts';
 import { ExportLimitExceeded } from '../../src/service/errors.ts';
 import { ExportProcessPool } from '../../src/service/export-process/pool.ts';
 import { docsRepo, page, tempDir } from '../export/fixtures.ts';
+import { memoryBombRepo } from '../export/hostile/repos.ts';
 
 const config = {
   name: 'Pool',
   colors: { primary: '#0a7' },
   navigation: { groups: [{ group: 'Start', pages: ['index'] }] },
 };
-
-/** A docs.json whose parse alone needs a few hundred MiB: two million small objects under an unknown key. */
-export function memoryBombRepo(): string {
-  const repo = docsRepo({ 'index.mdx': page('Home') });
-  const junk = Array.from({ length: 2_000_000 }, (_, i) => ({ k: `v${i}` }));
-  writeFileSync(join(repo, 'docs.json'), JSON.stringify({ ...config, junk }));
-  return repo;
-}
 
 /** A site big enough that its export takes seconds. */
 function slowRepo(): string {

@@ -5,6 +5,7 @@ import { ExportError } from '../../../src/export/errors.ts';
 import { exportSite } from '../../../src/export/pipeline.ts';
 import { DocsRepository } from '../../../src/export/source/repository.ts';
 import { docsRepo, page, tempDir } from '../fixtures.ts';
+import { symlinkLoopRepo } from './repos.ts';
 
 /** Finding: symlinked folders made the repository walk grow exponentially on the main thread. */
 
@@ -16,10 +17,7 @@ const config = {
 
 describe('the repository walk', () => {
   it('walks three symlinks to ".." once each, in bounded time', async () => {
-    const repo = docsRepo(
-      { 'docs.json': config, 'index.mdx': page('Home'), 'guides/a.mdx': page('A') },
-      { 'guides/l1': '..', 'guides/l2': '..', 'guides/l3': '..' },
-    );
+    const repo = symlinkLoopRepo();
     const started = Date.now();
     const refused: string[] = [];
     const files = DocsRepository.open(repo).listFiles(undefined, (path) => refused.push(path));
