@@ -41,7 +41,7 @@ describe('a restart of docsnap api', () => {
     expect(record.attempts).toBe(2);
   });
 
-  it('resumes a job a crashed server left running, and fails one whose site is gone, with the reason', {
+  it('resumes a job a crashed server left running, and fails one whose site is gone or that was interrupted three times, with the reason', {
     timeout: 60_000,
   }, async () => {
     const store = tempDir('docsnap-store-');
@@ -68,6 +68,12 @@ describe('a restart of docsnap api', () => {
       record('se_00000000000000a2', 'gone.acme.test'),
     );
 
+    // A job that was running each of the last three times a server stopped is not started again.
+    await first.store.putJson('jobs/se_00000000000000a3.json', {
+      ...record('se_00000000000000a3', 'docs.acme.test'),
+      attempts: 3,
+    });
+
     const second = await start(store);
     const resumed = await waitForJob(second, 'se_00000000000000a1', second.keys.acme);
     expect(resumed.at(-1)).toMatchObject({ status: 'completed' });
@@ -76,5 +82,12 @@ describe('a restart of docsnap api', () => {
     });
     expect(gone.body.status).toBe('failed');
     expect(gone.body.error).toMatch(/restarted.*gone\.acme\.test is no longer configured/);
+    const poison = await call(second, 'GET', '/v1/static-export/jobs/se_00000000000000a3', {
+      key: second.keys.acme,
+    });
+    expect(poison.body).toMatchObject({
+      status: 'failed',
+      error: 'the export was interrupted 3 times (the server stopped while it ran); it is not started again',
+    });
   });
 });
