@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../api/logging.ts';
+import { parseDuration } from '../contract/duration.ts';
 import { DEFAULT_CONCURRENCY } from '../operator/defaults.ts';
 
 /** `docsnap operator`: runs the StaticExport controller until SIGTERM or SIGINT. */
@@ -30,6 +31,16 @@ export function operatorCommand(): Command {
       'where /metrics, /healthz and /readyz are served ("" for nowhere)',
       '0.0.0.0:8080',
     )
+    .option(
+      '--export-memory-limit <MiB>',
+      'memory one embedded export may use before it is stopped (default 2048)',
+      wholeNumber('--export-memory-limit', 128),
+    )
+    .option(
+      '--export-time-limit <duration>',
+      'time one embedded export may take before it is stopped, like 30m (default 30m)',
+      duration('--export-time-limit'),
+    )
     .option('--no-leader-elect', 'run without leader election (only ever one replica)')
     .option('--leader-election-namespace <ns>', 'namespace of the leader Lease (default: the pod’s)')
     .option('--leader-election-id <name>', 'name of the leader Lease', 'docsnap-operator')
@@ -41,6 +52,8 @@ export function operatorCommand(): Command {
         concurrency: number;
         pollInterval: number;
         listen: string;
+        exportMemoryLimit?: number;
+        exportTimeLimit?: number;
         leaderElect: boolean;
         leaderElectionNamespace?: string;
         leaderElectionId: string;
@@ -67,7 +80,10 @@ export function operatorCommand(): Command {
             .map((n) => n.trim())
             .filter(Boolean),
           concurrency: flags.concurrency,
-          settings: { pollIntervalMs: flags.pollInterval },
+          settings: {
+            pollIntervalMs: flags.pollInterval,
+            exportLimits: { memoryMiB: flags.exportMemoryLimit, timeoutMs: flags.exportTimeLimit },
+          },
         });
         const stop = async (signal: string) => {
           log.info({ signal }, 'shutting down: reconciles in progress finish, the rest resumes from status');
@@ -101,5 +117,15 @@ function wholeNumber(flag: string, min: number): (text: string) => number {
     if (!/^\d+$/.test(text.trim()) || n < min)
       throw new InvalidArgumentError(`${flag} wants a whole number of at least ${min}, got "${text}"`);
     return n;
+  };
+}
+
+/** A parser for a duration option ("90s", "30m"). */
+function duration(flag: string): (text: string) => number {
+  return (text) => {
+    const ms = parseDuration(text.trim());
+    if (ms === undefined || ms <= 0)
+      throw new InvalidArgumentError(`${flag} wants a duration like 90s or 30m, got "${text}"`);
+    return ms;
   };
 }

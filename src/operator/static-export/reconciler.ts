@@ -11,7 +11,7 @@ import {
   type StaticExportStatus,
   type TargetStatus,
 } from '../../contract/static-export.ts';
-import type { ExportProcessPool } from '../../service/export-process/pool.ts';
+import type { ExportProcessLimits, ExportProcessPool } from '../../service/export-process/pool.ts';
 import { Slots } from '../../service/slots.ts';
 import { ApiExporter } from '../exporters/api-exporter.ts';
 import { type Exporter, ExportJobLost } from '../exporters/exporter.ts';
@@ -35,6 +35,8 @@ export interface ReconcilerSettings {
   renewJitterMs: number;
   /** Embedded exports running at once in this process (each takes a CPU core while it runs). */
   embeddedExports: number;
+  /** Limits of one embedded export's process (default: the pool's). */
+  exportLimits?: Partial<ExportProcessLimits>;
 }
 
 /** Bundles from this size on have their Bundling phase written to status while they are hashed. */
@@ -254,6 +256,7 @@ export class StaticExportReconciler {
     this.exportPool ??= new ExportProcessPool({
       log: this.deps.log.child({ component: 'export-processes' }),
       maxIdle: this.deps.settings.embeddedExports,
+      limits: this.deps.settings.exportLimits,
     });
     const exporter = instrumented(
       new EmbeddedExporter({

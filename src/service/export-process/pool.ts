@@ -120,6 +120,7 @@ class ExportProcess {
       // covers everything else (render threads, buffers, the native parser).
       execArgv: [`--max-old-space-size=${limits.memoryMiB}`],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: childEnvironment(),
       serialization: 'advanced',
     });
     this.child.stderr?.on('data', (chunk: Buffer) => {
@@ -222,6 +223,16 @@ class ExportProcess {
     );
     return new Error(`the export process stopped unexpectedly (${this.exitStatus})`);
   }
+}
+
+/**
+ * The environment of an export process: none of the server's own (store credentials and keys
+ * can live there, and NODE_OPTIONS sized for the server would size the export), only what
+ * Node.js and the temporary directory need.
+ */
+function childEnvironment(): NodeJS.ProcessEnv {
+  const keep = ['PATH', 'TMPDIR', 'TZ', 'LANG'];
+  return Object.fromEntries(keep.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 }
 
 /** Resident set size of a process (Linux /proc), or undefined where that cannot be read. */
