@@ -78,6 +78,8 @@ export interface SiteModel {
 }
 
 const PAGE_EXTENSIONS = ['.mdx', '.md'];
+/** Pages of one export, generated ones (OpenAPI operations) included. */
+const MAX_PAGES = 50_000;
 const STATIC_EXTENSIONS = new Set(
   'png jpg jpeg gif svg webp avif ico bmp mp4 webm ogg mov mp3 wav woff woff2 ttf otf eot pdf zip txt csv'.split(
     ' ',
@@ -212,6 +214,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
   };
 
   const referencePage = new Map<number, number>();
+  const nextSuffix = new Map<string, number>();
   for (const [index, reference] of navigation.references.entries()) {
     let unsupported = false;
     const op = operationRef(reference.text, (message) => {
@@ -241,9 +244,13 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       const file = resolveOpenapiFile(source, reference.location);
       const summary = await operationTitle(file, op.method, op.path);
       const directory = slug(reference.breadcrumb[0] ?? '') || 'api-reference';
-      let route = `${directory}/${slug(summary ?? `${op.method} ${op.path}`) || 'operation'}`;
-      for (let n = 2; usedRoutes.has(route) || fileSet.has(`${route}.mdx`); n++)
-        route = `${route.replace(/-\d+$/, '')}-${n}`;
+      const base = `${directory}/${slug(summary ?? `${op.method} ${op.path}`) || 'operation'}`;
+      // Taken routes get a number; the next number is remembered, so that many entries naming
+      // the same operation cost linear time, not quadratic.
+      let route = base;
+      let n = nextSuffix.get(base) ?? 2;
+      while (usedRoutes.has(route) || fileSet.has(`${route}.mdx`)) route = `${base}-${n++}`;
+      nextSuffix.set(base, n);
       route = toRoute(route, `${configFile}: ${reference.location}`);
       usedRoutes.add(route);
       pages.push({
@@ -355,6 +362,11 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     };
   });
 
+  if (pages.length > MAX_PAGES)
+    throw new ExportError(
+      `the site has ${pages.length} pages, more than ${MAX_PAGES} (the limit of pages per export)`,
+      [],
+    );
   selectPaths(pages, options.paths);
   return {
     root: repo.root,

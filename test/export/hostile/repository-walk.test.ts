@@ -87,3 +87,29 @@ describe('the repository walk', () => {
     expect(files).toContain(`${deep}/x.png`);
   });
 });
+
+describe('pages per export', () => {
+  it('50,001 navigation entries naming one operation stop at the limit of pages, in linear time', async () => {
+    const entries = Array.from({ length: 50_001 }, () => 'GET /things');
+    const repo = docsRepo({
+      'docs.json': {
+        ...config,
+        navigation: { groups: [{ group: 'API', openapi: 'api.json', pages: entries }] },
+      },
+      'api.json': {
+        openapi: '3.0.0',
+        info: { title: 'T', version: '1' },
+        paths: { '/things': { get: { summary: 'List things', responses: { 200: { description: 'ok' } } } } },
+      },
+    });
+    const started = Date.now();
+    const error = await exportSite({ source: repo, archivePath: join(tempDir(), 'site.tar.gz') }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ExportError);
+    expect((error as Error).message).toBe(
+      'the site has 50001 pages, more than 50000 (the limit of pages per export)',
+    );
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+});
