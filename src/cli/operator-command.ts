@@ -1,7 +1,7 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { createLogger } from '../api/logging.ts';
-import { parseDuration } from '../contract/duration.ts';
 import { DEFAULT_CONCURRENCY } from '../operator/defaults.ts';
+import { duration, parseListen, wholeNumber } from './flags.ts';
 
 /** `docsnap operator`: runs the StaticExport controller until SIGTERM or SIGINT. */
 export function operatorCommand(): Command {
@@ -71,7 +71,7 @@ export function operatorCommand(): Command {
         const manager = await startManager({
           kubeConfig,
           log,
-          listen: parseListen(flags.listen),
+          listen: parseListen(flags.listen, '--listen'),
           leaderElection: flags.leaderElect
             ? { namespace: flags.leaderElectionNamespace, name: flags.leaderElectionId }
             : false,
@@ -99,33 +99,4 @@ export function operatorCommand(): Command {
         }
       },
     );
-}
-
-/** "host:port" → where to listen; "" → nowhere. */
-function parseListen(text: string): { host: string; port: number } | false {
-  if (!text) return false;
-  const match = /^(.*):(\d+)$/.exec(text);
-  const port = Number(match?.[2]);
-  if (!match || port > 65_535) throw new InvalidArgumentError(`--listen wants host:port, got "${text}"`);
-  return { host: match[1] || '0.0.0.0', port };
-}
-
-/** A parser for a whole-number option of at least `min`. */
-function wholeNumber(flag: string, min: number): (text: string) => number {
-  return (text) => {
-    const n = Number(text);
-    if (!/^\d+$/.test(text.trim()) || n < min)
-      throw new InvalidArgumentError(`${flag} wants a whole number of at least ${min}, got "${text}"`);
-    return n;
-  };
-}
-
-/** A parser for a duration option ("90s", "30m"). */
-function duration(flag: string): (text: string) => number {
-  return (text) => {
-    const ms = parseDuration(text.trim());
-    if (ms === undefined || ms <= 0)
-      throw new InvalidArgumentError(`${flag} wants a duration like 90s or 30m, got "${text}"`);
-    return ms;
-  };
 }

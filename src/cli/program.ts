@@ -3,6 +3,7 @@ import { packageVersion } from '../version.ts';
 import { agentJobsCommand, apiCommand, jobsCommand, keysCommand } from './api-commands.ts';
 import { exportCommand } from './export-command.ts';
 import { operatorCommand } from './operator-command.ts';
+import { serveCommand } from './serve-command.ts';
 
 /** Builds the `docsnap` command tree. Commands are wiring only: the work lives in the layers below. */
 export function buildProgram(): Command {
@@ -19,5 +20,6 @@ export function buildProgram(): Command {
     .addCommand(keysCommand())
     .addCommand(jobsCommand())
     .addCommand(agentJobsCommand())
-    .addCommand(operatorCommand());
+    .addCommand(operatorCommand())
+    .addCommand(serveCommand());
 }

@@ -1,0 +1,81 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { createLogger } from '../api/logging.ts';
+import { parseListen } from './flags.ts';
+
+/** `docsnap serve`: fetches the bundle a deployment's values name and serves it until SIGTERM. */
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description(
+      'serve a static export: fetch the bundle from staticExport.bundleUrl, verify it, serve it, swap in new versions',
+    )
+    .option(
+      '--values <file>',
+      'Helm values file (a mounted Secret or ConfigMap); only staticExport.* is read, and the file is watched',
+    )
+    .option('--bundle-url <url>', 'a bundle link, for a quick start without a values file')
+    .option(
+      '--version <version>',
+      'with --bundle-url: the version ("sha256:<hex>" is checked against the archive)',
+    )
+    .option('--listen <host:port>', 'where the site is served', '0.0.0.0:8080')
+    .option(
+      '--admin-listen <host:port>',
+      'where /healthz, /readyz and /metrics are served ("" for nowhere)',
+      '0.0.0.0:9090',
+    )
+    .option(
+      '--cache-dir <dir>',
+      'verified bundles, kept across restarts (an emptyDir or a volume)',
+      '/tmp/docsnap-serve',
+    )
+    .addOption(
+      new Option('--deployment <kind>', 'deployment kind of the site: sets the Content-Security-Policy')
+        .choices(['cloud', 'client-hosted', 'air-gapped'])
+        .default('cloud'),
+    )
+    .option('--frame-ancestors <sources>', 'CSP frame-ancestors: who may show the site in a frame', "'self'")
+    .option('--log-level <level>', 'pino log level', 'info')
+    .action(
+      async (flags: {
+        values?: string;
+        bundleUrl?: string;
+        version?: string;
+        listen: string;
+        adminListen: string;
+        cacheDir: string;
+        deployment: 'cloud' | 'client-hosted' | 'air-gapped';
+        frameAncestors: string;
+        logLevel: string;
+      }) => {
+        if (!flags.values === !flags.bundleUrl)
+          throw new InvalidArgumentError('give either --values FILE or --bundle-url URL');
+        const { startBundleServer } = await import('../serve/bundle-server.ts');
+        const { StaticExportValues } = await import('../contract/site-values.ts');
+        const log = createLogger({ level: flags.logLevel });
+        const server = await startBundleServer({
+          source: flags.values
+            ? { valuesFile: flags.values }
+            : {
+                values: StaticExportValues.parse({
+                  enabled: true,
+                  bundleUrl: flags.bundleUrl,
+                  version: flags.version,
+                }),
+              },
+          listen: parseListen(flags.listen, '--listen') || { host: '0.0.0.0', port: 8080 },
+          adminListen: parseListen(flags.adminListen, '--admin-listen'),
+          cacheDir: flags.cacheDir,
+          deployment: flags.deployment,
+          frameAncestors: flags.frameAncestors,
+          log,
+        });
+        const stop = async (signal: string) => {
+          log.info({ signal }, 'shutting down: requests in flight finish');
+          await server.stop();
+          process.exit(0);
+        };
+        process.once('SIGINT', () => void stop('SIGINT'));
+        process.once('SIGTERM', () => void stop('SIGTERM'));
+      },
+    );
+}

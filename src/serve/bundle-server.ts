@@ -1,0 +1,278 @@
+import { type FSWatcher, watch } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename, dirname, join } from 'node:path';
+import type { Logger } from 'pino';
+import { type StaticExportValues, versionDigest } from '../contract/site-values.ts';
+import { BundleCache, type VerifiedBundle } from './bundle-cache.ts';
+import { DEFAULT_FETCH_OPTIONS, type FetchOptions, fetchBundle, linkForLogs } from './fetch-bundle.ts';
+import { ServeMetrics } from './metrics.ts';
+import { type DeploymentKind, ServedSite, SiteHandler } from './site-handler.ts';
+import { BundleRefused, type UnpackLimits } from './unpack-bundle.ts';
+import { readValuesFile } from './values.ts';
+
+export interface BundleServerOptions {
+  /** Where the values come from: a Helm values file (watched), or a link given once. */
+  source: { valuesFile: string } | { values: StaticExportValues };
+  listen: { host: string; port: number };
+  /** /healthz, /readyz and /metrics; false for none. */
+  adminListen: { host: string; port: number } | false;
+  cacheDir: string;
+  deployment: DeploymentKind;
+  frameAncestors: string;
+  log: Logger;
+  fetch?: Partial<FetchOptions>;
+  unpackLimits?: UnpackLimits;
+  /** How often the values file is read again besides file-change events (kubelet's swaps can be missed). */
+  valuesPollMs?: number;
+  /** How long an old version's files stay after a swap, for responses still streaming from them. */
+  drainMs?: number;
+}
+
+export interface RunningBundleServer {
+  url: string;
+  adminUrl?: string;
+  /** The version being served, if any. */
+  version(): string | undefined;
+  /** Settles when the values last read have been applied (downloaded, verified, swapped in). */
+  settled(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `docsnap serve`: the deployment side of a static export. Reads `staticExport.*` from the Helm
+ * values, fetches the bundle from its link, verifies and unpacks it into the cache, and serves
+ * it; a new version is fetched in the background and swapped in atomically (requests in flight
+ * finish on the old one), a refreshed link of the same version downloads nothing, and a version
+ * cached from an earlier run is served even when its link has expired.
+ */
+export async function startBundleServer(options: BundleServerOptions): Promise<RunningBundleServer> {
+  await mkdir(options.cacheDir, { recursive: true });
+  const metrics = new ServeMetrics();
+  const handler = new SiteHandler(options, (status) => metrics.response(status));
+  const state = new ServeState(options, handler, metrics);
+  const site = createServer(
+    { keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 20_000 },
+    handler.handle,
+  );
+  const url = await listen(site, options.listen);
+  const admin = options.adminListen ? createServer(adminHandler(state, metrics)) : undefined;
+  const adminUrl = admin && options.adminListen ? await listen(admin, options.adminListen) : undefined;
+  options.log.info({ url, adminUrl }, 'serving');
+  await state.start();
+  return {
+    url,
+    adminUrl,
+    version: () => handler.site?.version,
+    settled: () => state.settled(),
+    stop: async () => {
+      state.stop();
+      await Promise.all([close(site), admin ? close(admin) : undefined]);
+    },
+  };
+}
+
+/** What is being served and what should be: values in, downloads and swaps out, one change at a time. */
+class ServeState {
+  ready = false;
+  reason = 'no bundle has been verified yet';
+  private readonly options: BundleServerOptions;
+  private readonly handler: SiteHandler;
+  private readonly metrics: ServeMetrics;
+  private readonly cache: BundleCache;
+  private active: VerifiedBundle | undefined;
+  private applied: Promise<void> = Promise.resolve();
+  private lastValuesText: string | undefined;
+  private watcher: FSWatcher | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private readonly stopping = new AbortController();
+
+  constructor(options: BundleServerOptions, handler: SiteHandler, metrics: ServeMetrics) {
+    this.options = options;
+    this.handler = handler;
+    this.metrics = metrics;
+    this.cache = new BundleCache(options.cacheDir);
+    metrics.bundleAge(() =>
+      this.active ? (Date.now() - Date.parse(this.active.verifiedAt)) / 1000 : undefined,
+    );
+  }
+
+  async start(): Promise<void> {
+    const { source } = this.options;
+    if ('values' in source) {
+      this.enqueue(source.values);
+      return;
+    }
+    await this.readValues();
+    // kubelet updates a mounted Secret or ConfigMap by swapping a symlink in its folder: watch the folder.
+    const folder = dirname(source.valuesFile);
+    try {
+      this.watcher = watch(folder, () => void this.readValues());
+    } catch (error) {
+      this.options.log.warn(
+        { folder, err: (error as Error).message },
+        'cannot watch the values folder; polling only',
+      );
+    }
+    this.poll = setInterval(() => void this.readValues(), this.options.valuesPollMs ?? 5_000).unref();
+  }
+
+  settled(): Promise<void> {
+    return this.applied;
+  }
+
+  stop(): void {
+    this.ready = false;
+    this.reason = 'shutting down';
+    this.watcher?.close();
+    clearInterval(this.poll);
+    this.stopping.abort();
+  }
+
+  /** Reads the values file again; applies it when its text changed. */
+  private async readValues(): Promise<void> {
+    const { source, log } = this.options;
+    if (!('valuesFile' in source)) return;
+    const text = await readFile(source.valuesFile, 'utf8').catch(() => undefined);
+    if (text === undefined || text === this.lastValuesText) return;
+    this.lastValuesText = text;
+    try {
+      this.enqueue(await readValuesFile(source.valuesFile));
+    } catch (error) {
+      // A bad edit keeps the current version serving; the message names the field, never the link.
+      log.error({ file: basename(source.valuesFile), err: (error as Error).message }, 'values not applied');
+      if (!this.active) this.reason = (error as Error).message;
+    }
+  }
+
+  private enqueue(values: StaticExportValues): void {
+    this.applied = this.applied
+      .then(() => this.apply(values))
+      .catch((error: unknown) => {
+        this.options.log.error({ err: (error as Error).message }, 'bundle not applied');
+      });
+  }
+
+  private async apply(values: StaticExportValues): Promise<void> {
+    const { log } = this.options;
+    if (!values.enabled || !values.bundleUrl) {
+      this.handler.site = undefined;
+      this.handler.unavailable = 'not published: staticExport.enabled is false';
+      this.setReady(false, 'not published (staticExport.enabled is false)');
+      log.info('staticExport.enabled is false: serving "not published"');
+      return;
+    }
+    const version = values.version || linkForLogs(values.bundleUrl);
+    const digest = versionDigest(values.version);
+    if (this.active && this.active.version === version && this.handler.site) {
+      log.debug({ version }, 'same version: the new link is kept for the next download, nothing fetched');
+      return;
+    }
+    const cached = await this.cache.find(digest ? { sha256: digest } : { version });
+    if (cached) {
+      log.info({ version }, 'serving a verified bundle from the cache: nothing to download');
+      this.activate(cached, 'cache');
+      return;
+    }
+    try {
+      this.activate(await this.download(values.bundleUrl, version, digest), 'download');
+    } catch (error) {
+      const message = (error as Error).message;
+      if (error instanceof BundleRefused) this.metrics.verifyFailures.inc();
+      else this.metrics.fetchFailures.inc();
+      log.error(
+        { version, link: linkForLogs(values.bundleUrl), err: message },
+        'bundle refused or unavailable',
+      );
+      if (this.active) {
+        this.metrics.stale.set(1);
+        log.warn({ serving: this.active.version }, 'still serving the last good version');
+      } else this.setReady(false, `no verified bundle: ${message}`);
+    }
+  }
+
+  private async download(link: string, version: string, digest: string | undefined): Promise<VerifiedBundle> {
+    const { log } = this.options;
+    const archive = join(this.options.cacheDir, `download-${process.pid}-${Date.now()}.tar.gz`);
+    try {
+      const started = Date.now();
+      const { sha256, sizeBytes } = await fetchBundle(link, archive, {
+        ...DEFAULT_FETCH_OPTIONS,
+        ...this.options.fetch,
+        signal: this.stopping.signal,
+        onRetry: (attempt, error, delayMs) =>
+          log.warn({ attempt, delayMs, err: error.message }, 'download failed; retrying'),
+      });
+      if (digest && sha256 !== digest)
+        throw new BundleRefused(`the archive's sha256 is ${sha256}, not the version's ${digest}`);
+      const bundle = await this.cache.install(archive, sha256, version, this.options.unpackLimits);
+      log.info(
+        { version, sizeBytes, files: Object.keys(bundle.files).length, ms: Date.now() - started },
+        'bundle verified',
+      );
+      return bundle;
+    } finally {
+      await rm(archive, { force: true });
+    }
+  }
+
+  private activate(bundle: VerifiedBundle, from: 'cache' | 'download'): void {
+    const previous = this.active;
+    this.active = bundle;
+    this.handler.site = new ServedSite(bundle);
+    this.metrics.activeVersion(bundle.version, from);
+    this.metrics.stale.set(0);
+    if (previous && previous.sha256 !== bundle.sha256) this.metrics.swaps.inc();
+    this.setReady(true, `serving ${bundle.version}`);
+    this.options.log.info({ version: bundle.version, from }, 'version active');
+    // The one before stays for responses still streaming from it, then the cache keeps these two.
+    const keep = new Set([bundle.sha256, ...(previous ? [previous.sha256] : [])]);
+    setTimeout(() => {
+      if (this.active === bundle) void this.cache.prune(new Set([bundle.sha256]));
+    }, this.options.drainMs ?? 60_000).unref();
+    void this.cache.prune(keep);
+  }
+
+  private setReady(ready: boolean, reason: string): void {
+    this.ready = ready;
+    this.reason = reason;
+  }
+}
+
+function adminHandler(state: ServeState, metrics: ServeMetrics) {
+  return async (request: IncomingMessage, response: ServerResponse) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (path === '/healthz')
+      return void response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok\n');
+    if (path === '/readyz') {
+      response.writeHead(state.ready ? 200 : 503, { 'Content-Type': 'text/plain; charset=utf-8' });
+      return void response.end(`${state.reason}\n`);
+    }
+    if (path === '/metrics') {
+      response.writeHead(200, { 'Content-Type': metrics.registry.contentType });
+      return void response.end(await metrics.registry.metrics());
+    }
+    response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
+  };
+}
+
+function listen(server: Server, address: { host: string; port: number }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(address.port, address.host, () => {
+      const bound = server.address() as AddressInfo;
+      const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+      resolve(`http://${host}:${bound.port}`);
+    });
+  });
+}
+
+/** Stops accepting connections, lets requests in flight finish (at most 10 s), then closes the rest. */
+async function close(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const deadline = setTimeout(() => server.closeAllConnections(), 10_000).unref();
+  await closed;
+  clearTimeout(deadline);
+}
