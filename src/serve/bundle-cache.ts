@@ -91,8 +91,13 @@ export class BundleCache {
         .filter((name) => !keep.has(name))
         .map((name) => rm(join(this.dir, 'bundles', name), { recursive: true, force: true })),
     );
+  }
+
+  /** Removes what a stopped process left half-done: unpacked bundles and downloads not yet in place. */
+  async clearIncomplete(): Promise<void> {
     for (const name of await readdir(this.dir).catch(() => [] as string[]))
-      if (name.startsWith('incoming-')) await rm(join(this.dir, name), { recursive: true, force: true });
+      if (name.startsWith('incoming-') || name.startsWith('download-'))
+        await rm(join(this.dir, name), { recursive: true, force: true });
   }
 
   private async read(sha256: string): Promise<VerifiedBundle | undefined> {

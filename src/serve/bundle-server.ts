@@ -26,7 +26,7 @@ export interface BundleServerOptions {
   unpackLimits?: UnpackLimits;
   /** How often the values file is read again besides file-change events (kubelet's swaps can be missed). */
   valuesPollMs?: number;
-  /** How long an old version's files stay after a swap, for responses still streaming from them. */
+  /** How often a version still sending responses after a swap is checked again before it is removed. */
   drainMs?: number;
 }
 
@@ -73,6 +73,10 @@ export async function startBundleServer(options: BundleServerOptions): Promise<R
   };
 }
 
+/** Retries of a version whose bundle could not be fetched or verified. */
+const RETRY_FIRST_MS = 15_000;
+const RETRY_MAX_MS = 5 * 60_000;
+
 /** What is being served and what should be: values in, downloads and swaps out, one change at a time. */
 class ServeState {
   ready = false;
@@ -87,6 +91,14 @@ class ServeState {
   private watcher: FSWatcher | undefined;
   private poll: NodeJS.Timeout | undefined;
   private readonly stopping = new AbortController();
+  /** A later try of values whose bundle could not be had; newer values cancel it. */
+  private retry: NodeJS.Timeout | undefined;
+  private failuresInARow = 0;
+  /** The version served before the active one: kept in the cache for a quick way back. */
+  private previous: VerifiedBundle | undefined;
+  /** Every version requests may still be reading from, by archive sha256. */
+  private readonly served = new Map<string, ServedSite>();
+  private drain: NodeJS.Timeout | undefined;
 
   constructor(options: BundleServerOptions, handler: SiteHandler, metrics: ServeMetrics) {
     this.options = options;
@@ -99,6 +111,7 @@ class ServeState {
   }
 
   async start(): Promise<void> {
+    await this.cache.clearIncomplete();
     const { source } = this.options;
     if ('values' in source) {
       this.enqueue(source.values);
@@ -127,6 +140,8 @@ class ServeState {
     this.reason = 'shutting down';
     this.watcher?.close();
     clearInterval(this.poll);
+    clearTimeout(this.retry);
+    clearTimeout(this.drain);
     this.stopping.abort();
   }
 
@@ -147,6 +162,7 @@ class ServeState {
   }
 
   private enqueue(values: StaticExportValues): void {
+    clearTimeout(this.retry);
     this.applied = this.applied
       .then(() => this.apply(values))
       .catch((error: unknown) => {
@@ -189,7 +205,12 @@ class ServeState {
         this.metrics.stale.set(1);
         log.warn({ serving: this.active.version }, 'still serving the last good version');
       } else this.setReady(false, `no verified bundle: ${message}`);
+      // The store may come back, or the link be refreshed in place: try again, less and less often.
+      const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** this.failuresInARow++);
+      if (!this.stopping.signal.aborted) this.retry = setTimeout(() => this.enqueue(values), delay).unref();
+      return;
     }
+    this.failuresInARow = 0;
   }
 
   private async download(link: string, version: string, digest: string | undefined): Promise<VerifiedBundle> {
@@ -220,18 +241,35 @@ class ServeState {
   private activate(bundle: VerifiedBundle, from: 'cache' | 'download'): void {
     const previous = this.active;
     this.active = bundle;
-    this.handler.site = new ServedSite(bundle);
+    const site = this.served.get(bundle.sha256) ?? new ServedSite(bundle);
+    this.served.set(bundle.sha256, site);
+    this.handler.site = site;
     this.metrics.activeVersion(bundle.version, from);
     this.metrics.stale.set(0);
     if (previous && previous.sha256 !== bundle.sha256) this.metrics.swaps.inc();
     this.setReady(true, `serving ${bundle.version}`);
     this.options.log.info({ version: bundle.version, from }, 'version active');
-    // The one before stays for responses still streaming from it, then the cache keeps these two.
-    const keep = new Set([bundle.sha256, ...(previous ? [previous.sha256] : [])]);
-    setTimeout(() => {
-      if (this.active === bundle) void this.cache.prune(new Set([bundle.sha256]));
-    }, this.options.drainMs ?? 60_000).unref();
-    void this.cache.prune(keep);
+    this.previous = previous && previous.sha256 !== bundle.sha256 ? previous : this.previous;
+    this.prune();
+  }
+
+  /**
+   * Cached bundles beyond the active one and the one before it are removed, but never while a
+   * response is still being sent from them; those go at a later prune. Pruning runs in the same
+   * queue as applying values, so it never removes a bundle being activated.
+   */
+  private prune(): void {
+    this.applied = this.applied.then(async () => {
+      const keep = new Set([this.active?.sha256, this.previous?.sha256].filter((sha) => sha !== undefined));
+      for (const [sha256, site] of this.served) {
+        if (keep.has(sha256)) continue;
+        if (site.inFlight > 0) keep.add(sha256);
+        else this.served.delete(sha256);
+      }
+      await this.cache.prune(keep);
+      if (this.served.size > keep.size || [...this.served.values()].some((site) => site.inFlight > 0))
+        this.drain = setTimeout(() => this.prune(), this.options.drainMs ?? 30_000).unref();
+    });
   }
 
   private setReady(ready: boolean, reason: string): void {

@@ -41,6 +41,8 @@ export class ServedSite {
   readonly version: string;
   readonly lastModified: string;
   readonly files = new Map<string, ServedFile>();
+  /** Responses being sent from this version: its files stay on disk until none is left. */
+  inFlight = 0;
   private readonly memory = new Map<string, Buffer>();
   private memoryBytes = 0;
 
@@ -131,6 +133,8 @@ export class SiteHandler {
     }
     const site = this.site;
     if (!site) return this.plain(response, 503, this.unavailable);
+    site.inFlight++;
+    response.once('close', () => site.inFlight--);
     const path = requestPath(request.url ?? '/');
     if (path === undefined) return this.plain(response, 400, 'bad request path');
     const file = site.resolve(path);
