@@ -176,7 +176,8 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     );
     const assets = site.assets.filter((asset) => !hashes.has(asset)); // a generated file of the same name wins
     for (const asset of assets) assertOutputName(asset);
-    for (const [asset, sha256] of await copyAssets(site.root, assets, outDir)) hashes.set(asset, sha256);
+    for (const [asset, sha256] of await copyAssets(site.root, assets, outDir, warnings))
+      hashes.set(asset, sha256);
 
     const files = [...hashes.keys()].sort(byteOrder);
     const manifest: ExportManifest = {
