@@ -25,6 +25,7 @@ import {
 import { copyAssets } from './assets/copy-assets.ts';
 import { ExportError, type SourceProblem } from './errors.ts';
 import { type ExportOptions, resolveOptions } from './options.ts';
+import { assertAssetNames } from './output/output-names.ts';
 import { SpoolReader, type SpoolSlice } from './output/page-spool.ts';
 import { llmsIndex, markdownPath, notFoundPage, redirectFiles, sitemap } from './output/site-files.ts';
 import type { FragmentLink } from './pages/links.ts';
@@ -175,7 +176,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
       ),
     );
     const assets = site.assets.filter((asset) => !hashes.has(asset)); // a generated file of the same name wins
-    for (const asset of assets) assertOutputName(asset);
+    assertAssetNames(assets, hashes.keys());
     for (const [asset, sha256] of await copyAssets(site.root, assets, outDir, warnings))
       hashes.set(asset, sha256);
 

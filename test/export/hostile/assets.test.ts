@@ -15,13 +15,15 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sanitizeSvg } from '../../../src/export/assets/svg-policy.ts';
+import { ExportError } from '../../../src/export/errors.ts';
 import { type ExportResult, exportSite } from '../../../src/export/pipeline.ts';
 import { docsRepo, page, tempDir } from '../fixtures.ts';
 import { BENIGN_ICON, MALICIOUS, SVG } from './svg-fixtures.ts';
 
 /**
  * Findings: repository SVG files were published as they were and ran script on the site's
- * origin; assets were read whole to be hashed (a file over 2 GiB failed, naming no file).
+ * origin; assets were read whole to be hashed (a file over 2 GiB failed, naming no file); asset
+ * names differing only in case, or holding control or bidi characters, were exported as they were.
  */
 
 const config = {
@@ -174,6 +176,72 @@ describe('files of script-like types', () => {
       expect(existsSync(join(out, 'static', name)), name).toBe(false);
       expect(exported.manifest.files[`static/${name}`], name).toBeUndefined();
     }
+  });
+});
+
+describe('asset names', () => {
+  async function exportError(files: Record<string, string>): Promise<ExportError> {
+    const work = tempDir();
+    const source = docsRepo({ 'docs.json': config, 'index.mdx': page('Home'), ...files });
+    const error = await exportSite({
+      source,
+      outDir: join(work, 'site'),
+      archivePath: join(work, 'site.tar.gz'),
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExportError);
+    expect(existsSync(join(work, 'site'))).toBe(false);
+    expect(existsSync(join(work, 'site.tar.gz'))).toBe(false);
+    return error as ExportError;
+  }
+
+  it('refuses two files whose names differ only in letter case, naming both', async () => {
+    const error = await exportError({ 'images/Logo.png': 'a', 'images/logo.png': 'b' });
+    expect(error.message).toContain('"images/logo.png": differs from "images/Logo.png" only in letter case');
+  });
+
+  it('refuses names that are one file on macOS: Unicode forms, and a file named like a generated one', async () => {
+    const error = await exportError({
+      'images/caf\u00e9.png': 'nfc',
+      'images/cafe\u0301.png': 'nfd',
+      'LLMS.txt': 'the generated llms.txt has this name',
+    });
+    expect(error.problems.map((p) => p.file).sort()).toEqual(['"LLMS.txt"', '"images/caf\u00e9.png"']);
+  });
+
+  it('leaves a redirect that differs from its page only in case alone (meant for case-sensitive hosts)', async () => {
+    const source = docsRepo({
+      'docs.json': {
+        ...config,
+        navigation: { groups: [{ group: 'Start', pages: ['index', 'guide'] }] },
+        redirects: [{ source: '/Guide', destination: '/guide' }],
+      },
+      'index.mdx': page('Home'),
+      'guide.mdx': page('Guide'),
+    });
+    const exported = await exportSite({ source, outDir: join(tempDir(), 'site') });
+    expect(Object.keys(exported.manifest.files)).toEqual(
+      expect.arrayContaining(['Guide.html', 'guide.html']),
+    );
+  });
+
+  it('refuses a file named like a folder of the export', async () => {
+    const error = await exportError({ 'Images.png/a.png': 'x', 'images.png': 'y' });
+    expect(error.message).toContain('"images.png": is also the name of the folder "Images.png"');
+  });
+
+  it.each([
+    ['a newline', 'images/new\nline.png', 'new\\u{000A}line'],
+    ['a bidi override', 'images/evil\u202Egnp.exe.png', 'evil\\u{202E}gnp'],
+    ['a bidi isolate', 'images/a\u2066b.png', 'a\\u{2066}b'],
+    ['a C0 control', 'images/bell\u0007.png', 'bell\\u{0007}'],
+    ['DEL', 'images/del\u007F.png', 'del\\u{007F}'],
+    ['a C1 control', 'images/next\u0085line.png', 'next\\u{0085}line'],
+  ])('refuses a name with %s, showing it escaped', async (_label, name, shown) => {
+    const error = await exportError({ [name]: 'x' });
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]?.file).toContain(shown);
+    expect(error.message.includes(name)).toBe(false); // never shown raw
+    expect(error.message).toMatch(/control character|bidirectional/);
   });
 });
 
