@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import {
-  copyFileSync,
   createWriteStream,
   existsSync,
   mkdirSync,
@@ -23,8 +22,10 @@ import {
   directorySource,
   writeArchive,
 } from './archive/archive.ts';
+import { copyAssets } from './assets/copy-assets.ts';
 import { ExportError, type SourceProblem } from './errors.ts';
 import { type ExportOptions, resolveOptions } from './options.ts';
+import { assertAssetNames } from './output/output-names.ts';
 import { SpoolReader, type SpoolSlice } from './output/page-spool.ts';
 import { llmsIndex, markdownPath, notFoundPage, redirectFiles, sitemap } from './output/site-files.ts';
 import type { FragmentLink } from './pages/links.ts';
@@ -174,14 +175,10 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
         join(outDir, 'llms-full.txt'),
       ),
     );
-    for (const asset of site.assets) {
-      if (hashes.has(asset)) continue; // a generated file of the same name wins
-      assertOutputName(asset);
-      const copy = join(outDir, asset);
-      mkdirSync(dirname(copy), { recursive: true });
-      copyFileSync(join(site.root, asset), copy);
-      hashes.set(asset, createHash('sha256').update(readFileSync(copy)).digest('hex'));
-    }
+    const assets = site.assets.filter((asset) => !hashes.has(asset)); // a generated file of the same name wins
+    assertAssetNames(assets, hashes.keys());
+    for (const [asset, sha256] of await copyAssets(site.root, assets, outDir, warnings))
+      hashes.set(asset, sha256);
 
     const files = [...hashes.keys()].sort(byteOrder);
     const manifest: ExportManifest = {
