@@ -1,22 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { dirname, extname, join, normalize } from 'node:path';
+import type { Server } from 'node:http';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSite } from '../../src/export/pipeline.ts';
+import { launchChromium, serveSite } from './browser-harness.ts';
 import { CORPORA, docsRepo, GENERATOR, page, tempDir } from './fixtures.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const TYPES: Record<string, string> = {
-  '.html': 'text/html',
-  '.css': 'text/css',
-  '.js': 'text/javascript',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
 
 const site = docsRepo({
   'docs.json': {
@@ -108,39 +98,10 @@ let outDir: string;
 let httpBase: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`);
   outDir = join(tempDir(), 'site');
   await exportSite({ source: site, outDir, options: { deployment: 'air-gapped' } });
-  // A plain static file server on loopback, under a base path, as any static host would serve it.
-  server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
-      /^\/docs\/?/,
-      '',
-    );
-    let file = join(outDir, path);
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!file.startsWith(outDir) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  httpBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  ({ base: httpBase, server } = await serveSite(outDir));
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -2,6 +2,7 @@ import type { SourceProblem } from '../errors.ts';
 import type { ExportOptions } from '../options.ts';
 import { isExternal, relativeUrl } from '../pages/links.ts';
 import { outputFor, routeOf, type SiteModel } from '../source/load-site.ts';
+import { isAllowedUrl } from '../url-policy.ts';
 
 /** A file of the site that is not a page: written as it is into the output. */
 export interface SiteFile {
@@ -36,7 +37,8 @@ export function redirectFiles(site: SiteModel, warnings: SourceProblem[]): SiteF
   const files: SiteFile[] = [];
   const taken = new Set(site.pages.filter((p) => p.rendered).map((p) => p.output));
   const targetOf = (destination: string): string | undefined => {
-    if (isExternal(destination)) return destination;
+    // Destinations were held to the URL policy when the site was loaded; never write another.
+    if (isExternal(destination)) return isAllowedUrl(destination, 'link') ? destination : undefined;
     const [path = '', hash] = destination.split('#');
     const route = routeOf(path);
     const page = site.pages.find((p) => p.route === route && p.rendered);

@@ -10,6 +10,7 @@ import type { ExportOptions } from '../options.ts';
 import { type PageMeta, splitFrontmatter } from './frontmatter.ts';
 import { flattenNavigation, type NavItem, type NavSection } from './navigation.ts';
 import { DocsRepository } from './repository.ts';
+import { screenSite } from './screen-site.ts';
 import { parseJsonFile, parseSiteConfig, type SiteConfig } from './site-config.ts';
 
 /** An OpenAPI operation a page documents, with the local file that describes it. */
@@ -355,7 +356,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
   });
 
   selectPaths(pages, options.paths);
-  return {
+  const site: SiteModel = {
     root: repo.root,
     config,
     sections,
@@ -365,6 +366,8 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     stylesheets: files.filter((f) => f.endsWith('.css')),
     warnings,
   };
+  screenSite(site);
+  return site;
 }
 
 /** The section whose pages share the longest route prefix with this one (0 when none does). */

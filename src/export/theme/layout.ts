@@ -112,16 +112,24 @@ export function renderLayout(input: LayoutInput): Element {
     ]),
   ];
 
+  // The theme's settings live on <html>, which content cannot write (see theme.js).
   return h(
     'html',
     {
       lang: 'en',
       dataRoot: root || './',
       dataSection: String(page.section),
+      ...(isLazy(input) ? { dataNavScript: `${NAV_SCRIPT_DIR}/section-${page.section}.js` } : {}),
       dataTheme: config.appearance.default === 'dark' ? 'dark' : 'light',
     },
     [h('head', head), h('body', body)],
   );
+}
+
+/** A sidebar too large to inline: its other top-level groups are filled from a navigation script. */
+function isLazy(input: LayoutInput): boolean {
+  const page = input.site.pages[input.pageIndex] as PageSpec;
+  return page.mode !== 'custom' && (input.sectionSizes[page.section] ?? 0) > FULL_NAV_LIMIT;
 }
 
 function canonicalUrl(siteUrl: string, page: PageSpec): string {
@@ -262,7 +270,7 @@ function sidebar(input: LayoutInput): Element {
   const { site } = input;
   const page = site.pages[input.pageIndex] as PageSpec;
   const section = site.sections[page.section];
-  const lazy = (input.sectionSizes[page.section] ?? 0) > FULL_NAV_LIMIT;
+  const lazy = isLazy(input);
   const contains = (item: SiteNavItem): boolean =>
     item.kind === 'page'
       ? item.page === input.pageIndex
@@ -331,16 +339,9 @@ function sidebar(input: LayoutInput): Element {
       ];
     });
 
-  return h(
-    'nav',
-    {
-      id: 'ds-sidebar',
-      className: ['ds-sidebar'],
-      ariaLabel: 'Documentation',
-      ...(lazy ? { dataNavScript: `${NAV_SCRIPT_DIR}/section-${page.section}.js` } : {}),
-    },
-    [h('ul', section ? renderItems(section.items, 0) : [])],
-  );
+  return h('nav', { id: 'ds-sidebar', className: ['ds-sidebar'], ariaLabel: 'Documentation' }, [
+    h('ul', section ? renderItems(section.items, 0) : []),
+  ]);
 }
 
 function tableOfContents(toc: TocEntry[]): Element {
