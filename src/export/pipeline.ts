@@ -24,7 +24,7 @@ import {
   writeArchive,
 } from './archive/archive.ts';
 import { ExportError, type SourceProblem } from './errors.ts';
-import { type ExportOptions, resolveOptions } from './options.ts';
+import { type ExportOptions, type ExportOptionsInput, resolveOptions } from './options.ts';
 import { SpoolReader, type SpoolSlice } from './output/page-spool.ts';
 import { llmsIndex, markdownPath, notFoundPage, redirectFiles, sitemap } from './output/site-files.ts';
 import type { FragmentLink } from './pages/links.ts';
@@ -52,7 +52,7 @@ export interface ExportRequest {
   archivePath?: string;
   /** Where to write the site's files; a temporary directory (removed afterwards) when not given. */
   outDir?: string;
-  options?: Partial<ExportOptions>;
+  options?: ExportOptionsInput;
   onProgress?: (progress: ExportProgress) => void;
   /** Render threads; default: every core. */
   workers?: number;

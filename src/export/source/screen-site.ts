@@ -1,8 +1,12 @@
+import type { SourceProblem } from '../errors.ts';
 import { isAllowedUrl, refusedUrlMessage, type UrlUse } from '../url-policy.ts';
 import type { SiteModel, SiteNavItem } from './load-site.ts';
 
 /** The output folder of the files docsnap generates (theme, navigation and search scripts). */
 export const GENERATED_DIR = '_docsnap';
+
+/** Plausible's documented host; a `server` elsewhere would load a script from anywhere. */
+const PLAUSIBLE_HOST = 'plausible.io';
 
 /**
  * Holds what the site model took from docs.json and frontmatter to the export's policies, once,
@@ -12,7 +16,8 @@ export const GENERATED_DIR = '_docsnap';
  * - every URL (navbar, anchors, navigation links, footer, logo, favicon, redirects, page `url`)
  *   to the URL policy: a refused one is left out with a warning naming its file and field;
  * - repository files under `_docsnap/` are not published: that folder is the theme's, whose
- *   scripts load files from it.
+ *   scripts load files from it;
+ * - Plausible analytics with a `server` other than plausible.io is left out.
  */
 export function screenSite(site: SiteModel): void {
   const { config } = site;
@@ -71,4 +76,23 @@ export function screenSite(site: SiteModel): void {
   };
   site.assets = site.assets.filter(outsideGenerated);
   site.stylesheets = site.stylesheets.filter(outsideGenerated);
+  screenAnalytics(config.integrations, file, problems);
+}
+
+function screenAnalytics(
+  integrations: Record<string, unknown>,
+  file: string,
+  problems: SourceProblem[],
+): void {
+  const plausible = integrations.plausible as { server?: unknown } | undefined;
+  if (plausible?.server === undefined) return;
+  const host = String(plausible.server)
+    .replace(/^https?:\/\//i, '')
+    .replace(/\/+$/, '');
+  if (host.toLowerCase() === PLAUSIBLE_HOST) return;
+  problems.push({
+    file,
+    message: `integrations.plausible.server ${JSON.stringify(host)}: analytics load only from ${PLAUSIBLE_HOST}; Plausible left out`,
+  });
+  delete integrations.plausible;
 }

@@ -5,6 +5,7 @@ import type { ExportOptions } from '../options.ts';
 import type { TocEntry } from '../pages/headings.ts';
 import { isExternal, relativeUrl, rootPrefix } from '../pages/links.ts';
 import type { PageSpec, SiteModel, SiteNavItem } from '../source/load-site.ts';
+import { analytics } from './analytics.ts';
 import { NAV_SCRIPT_DIR, SITE_CSS, SITE_JS } from './assets.ts';
 
 /**
@@ -86,7 +87,7 @@ export function renderLayout(input: LayoutInput): Element {
     // Runs before first paint so a dark page never flashes light.
     h('script', themeBootstrap(config.appearance)),
     h('script', { src: `${root}${SITE_JS}`, defer: true }),
-    ...analytics(site, options),
+    ...analytics(config, options).tags,
   ];
 
   const body: ElementContent[] = [
@@ -139,34 +140,6 @@ function canonicalUrl(siteUrl: string, page: PageSpec): string {
 function themeBootstrap(appearance: SiteModel['config']['appearance']): string {
   const strict = appearance.strict ? 'true' : 'false';
   return `(function(){var d=document.documentElement,s=${JSON.stringify(appearance.default)},t=null;try{if(!${strict})t=localStorage.getItem('ds-theme')}catch(e){}if(t!=='light'&&t!=='dark')t=s==='system'?(matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light'):s;d.dataset.theme=t})();`;
-}
-
-/** Web analytics only when docs.json configures it and the deployment allows it (never air-gapped). */
-function analytics(site: SiteModel, options: ExportOptions): ElementContent[] {
-  if (!options.features.analytics || options.deployment === 'air-gapped') return [];
-  const integrations = site.config.integrations as {
-    plausible?: { domain?: string; server?: string };
-    ga4?: { measurementId?: string };
-  };
-  const tags: ElementContent[] = [];
-  const plausible = integrations.plausible;
-  if (plausible?.domain) {
-    const server = plausible.server
-      ? `https://${plausible.server.replace(/^https?:\/\//, '')}`
-      : 'https://plausible.io';
-    tags.push(h('script', { defer: true, dataDomain: plausible.domain, src: `${server}/js/script.js` }));
-  }
-  const ga = integrations.ga4?.measurementId;
-  if (ga && /^G-[A-Z0-9]+$/.test(ga)) {
-    tags.push(h('script', { async: true, src: `https://www.googletagmanager.com/gtag/js?id=${ga}` }));
-    tags.push(
-      h(
-        'script',
-        `window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag('js',new Date());gtag('config',${JSON.stringify(ga)});`,
-      ),
-    );
-  }
-  return tags;
 }
 
 function header(input: LayoutInput): Element {

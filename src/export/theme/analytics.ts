@@ -1,0 +1,47 @@
+import type { Element } from 'hast';
+import { h } from 'hastscript';
+import type { ExportOptions } from '../options.ts';
+import type { SiteConfig } from '../source/site-config.ts';
+
+/** The analytics tags of every page. */
+export interface Analytics {
+  tags: Element[];
+}
+
+const NONE: Analytics = { tags: [] };
+
+/**
+ * Web analytics: included only when docs.json configures it (`integrations.plausible.domain`,
+ * `integrations.ga4.measurementId`), the export's options keep it (the default; `--no-analytics`
+ * or `features.analytics: false` leave it out) and the deployment is not air-gapped. Scripts load
+ * only from the hosts each integration documents: plausible.io (a self-hosted `server` is refused
+ * when the site is loaded, see screen-site.ts) and Google's tag manager.
+ */
+export function analytics(config: SiteConfig, options: ExportOptions): Analytics {
+  if (!options.features.analytics || options.deployment === 'air-gapped') return NONE;
+  const integrations = config.integrations as {
+    plausible?: { domain?: unknown };
+    ga4?: { measurementId?: unknown };
+  };
+  const parts = [plausible(integrations.plausible?.domain), googleAnalytics(integrations.ga4?.measurementId)];
+  return { tags: parts.flatMap((p) => p.tags) };
+}
+
+function plausible(domain: unknown): Analytics {
+  if (typeof domain !== 'string' || !domain) return NONE;
+  return {
+    tags: [h('script', { defer: true, dataDomain: domain, src: 'https://plausible.io/js/script.js' })],
+  };
+}
+
+/** GA4 through gtag.js. */
+function googleAnalytics(measurementId: unknown): Analytics {
+  if (typeof measurementId !== 'string' || !/^G-[A-Z0-9]+$/.test(measurementId)) return NONE;
+  const setup = `window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag('js',new Date());gtag('config',${JSON.stringify(measurementId)});`;
+  return {
+    tags: [
+      h('script', { async: true, src: `https://www.googletagmanager.com/gtag/js?id=${measurementId}` }),
+      h('script', setup),
+    ],
+  };
+}
