@@ -5,8 +5,9 @@ import type { ExportOptions } from '../options.ts';
 import type { TocEntry } from '../pages/headings.ts';
 import { isExternal, relativeUrl, rootPrefix } from '../pages/links.ts';
 import type { PageSpec, SiteModel, SiteNavItem } from '../source/load-site.ts';
-import { analytics } from './analytics.ts';
+import { type Analytics, analytics } from './analytics.ts';
 import { NAV_SCRIPT_DIR, SITE_CSS, SITE_JS } from './assets.ts';
+import { policyMeta } from './csp.ts';
 
 /**
  * Sections with more listed pages than this render their other top-level groups collapsed and
@@ -72,9 +73,11 @@ export function renderLayout(input: LayoutInput): Element {
   const mode = page.mode ?? 'default';
   const showSidebar = mode !== 'custom';
   const showToc = mode === 'default' && input.toc.length > 0;
+  const shared = sharedHead(site, options);
 
   const head: ElementContent[] = [
     h('meta', { charSet: 'utf-8' }),
+    shared.policy,
     h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
     h('title', title),
     ...(page.description ? [h('meta', { name: 'description', content: page.description })] : []),
@@ -85,9 +88,9 @@ export function renderLayout(input: LayoutInput): Element {
     h('link', { rel: 'stylesheet', href: `${root}${SITE_CSS}` }),
     ...site.stylesheets.map((css) => h('link', { rel: 'stylesheet', href: relativeUrl(page.output, css) })),
     // Runs before first paint so a dark page never flashes light.
-    h('script', themeBootstrap(config.appearance)),
+    h('script', shared.bootstrap),
     h('script', { src: `${root}${SITE_JS}`, defer: true }),
-    ...analytics(config, options).tags,
+    ...shared.analytics.tags,
   ];
 
   const body: ElementContent[] = [
@@ -125,6 +128,31 @@ export function renderLayout(input: LayoutInput): Element {
     },
     [h('head', head), h('body', body)],
   );
+}
+
+/** What every page's <head> shares, built once per worker: the policy hashes the inline scripts. */
+interface SharedHead {
+  options: ExportOptions;
+  bootstrap: string;
+  analytics: Analytics;
+  policy: Element;
+}
+const sharedHeads = new WeakMap<SiteModel, SharedHead>();
+function sharedHead(site: SiteModel, options: ExportOptions): SharedHead {
+  let shared = sharedHeads.get(site);
+  if (shared?.options !== options) {
+    const bootstrap = themeBootstrap(site.config.appearance);
+    const tags = analytics(site.config, options);
+    const policy = policyMeta({
+      deployment: options.deployment,
+      inlineScripts: [bootstrap, ...tags.inlineScripts],
+      scriptOrigins: tags.scriptOrigins,
+      connectOrigins: tags.connectOrigins,
+    });
+    shared = { options, bootstrap, analytics: tags, policy };
+    sharedHeads.set(site, shared);
+  }
+  return shared;
 }
 
 /** A sidebar too large to inline: its other top-level groups are filled from a navigation script. */

@@ -56,13 +56,20 @@ describe('analytics: one rule for the CLI, the Admin API and the operator', () =
     expect(await cli('--no-analytics')).not.toMatch(/plausible|googletagmanager/);
   });
 
-  it('loads scripts only from the hosts each integration documents', async () => {
+  it('loads scripts only from the hosts each integration documents, allowed by the page policy', async () => {
     const { html } = await exportedPage(withAnalytics(both));
     expect(scriptSources(html)).toEqual([
       '_docsnap/site.js',
       'https://plausible.io/js/script.js',
       'https://www.googletagmanager.com/gtag/js?id=G-ABC123',
     ]);
+    const policy = (
+      /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? ''
+    ).replaceAll('&#x27;', "'");
+    expect(policy).toMatch(
+      /script-src 'self'( 'sha256-[^']+')+ https:\/\/plausible\.io https:\/\/\*\.googletagmanager\.com;/,
+    );
+    expect(policy).toContain("connect-src 'self' https://plausible.io https://*.google-analytics.com");
   });
 
   it('refuses a Plausible server elsewhere than plausible.io, with a warning naming docs.json', async () => {

@@ -5,10 +5,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSite } from '../../../src/export/pipeline.ts';
 import { launchChromium, serveSite } from '../browser-harness.ts';
-import { tempDir } from '../fixtures.ts';
+import { docsRepo, page, tempDir } from '../fixtures.ts';
 import { hostileRepo } from './hostile-repo.ts';
 
-/** The hostile repository's pages in headless Chromium, over http and file://. */
+/**
+ * The hostile repository's pages in headless Chromium, over http and file://. Its Content-Security-
+ * Policy is bypassed here, so that what is tested is the export itself (URL and HTML policies,
+ * the theme's script); the policy has its own tests below, on pages that must work under it.
+ */
 
 const HOSTILE_PAGES = [
   'index.html',
@@ -54,7 +58,7 @@ interface Trouble {
  * any other URL is left to the browser, so a javascript: one would run and open a dialog.
  */
 async function watchedContext(): Promise<{ context: BrowserContext; trouble: Trouble }> {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ bypassCSP: true });
   const trouble: Trouble = { dialogs: [], scriptUrls: [], badRequests: [] };
   await context.addInitScript(() => {
     addEventListener(
@@ -148,5 +152,94 @@ describe.each([
     expect(trouble).toEqual({ dialogs: [], scriptUrls: [], badRequests: [] });
     expect(impostors).toEqual({ 'custom.html': 0, 'clobber-name.html': 0 });
     await context.close();
+  });
+});
+
+describe('the Content-Security-Policy in headless Chromium', () => {
+  const site = docsRepo({
+    'docs.json': {
+      name: 'CSP Docs',
+      navigation: { groups: [{ group: 'Start', pages: ['index', 'other'] }] },
+    },
+    'index.mdx': page(
+      'Welcome',
+      [
+        '<Tabs>',
+        '  <Tab title="npm">Install with npm.</Tab>',
+        '  <Tab title="yarn">Install with yarn.</Tab>',
+        '</Tabs>',
+        '',
+        'Text in <span id="coloured" style={{ color: "rebeccapurple" }}>colour</span>.',
+        '',
+        '```bash',
+        'npm install docsnap',
+        '```',
+      ].join('\n'),
+    ),
+    'other.mdx': page('Other', 'The zanzibar page.'),
+  });
+  const sites = new Map<string, { dir: string; base: string; server: Server }>();
+
+  beforeAll(async () => {
+    for (const deployment of ['cloud', 'air-gapped'] as const) {
+      const dir = join(tempDir(), deployment);
+      await exportSite({ source: site, outDir: dir, workers: 1, options: { deployment } });
+      sites.set(deployment, { dir, ...(await serveSite(dir)) });
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const { server } of sites.values()) await new Promise((resolve) => server.close(resolve));
+  });
+
+  describe.each([
+    ['cloud', 'http'],
+    ['cloud', 'file://'],
+    ['air-gapped', 'http'],
+    ['air-gapped', 'file://'],
+  ] as const)('a %s export over %s', (deployment, transport) => {
+    it('keeps tabs, theme toggle and search working with no violation, and refuses injected script', async () => {
+      const served = sites.get(deployment);
+      if (!served) throw new Error('site not exported');
+      const url =
+        transport === 'http'
+          ? `${served.base}index.html`
+          : pathToFileURL(join(served.dir, 'index.html')).href;
+      const context = await browser.newContext();
+      const tab = await context.newPage();
+      const violations: string[] = [];
+      tab.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      });
+      await tab.goto(url);
+
+      await tab.getByRole('tab', { name: 'yarn' }).click();
+      await expect.poll(() => tab.getByText('Install with yarn.').isVisible()).toBe(true);
+      const before = await tab.evaluate(() => document.documentElement.dataset.theme);
+      await tab.locator('.ds-theme-toggle').click();
+      expect(await tab.evaluate(() => document.documentElement.dataset.theme)).not.toBe(before);
+      await tab.locator('.ds-search-trigger').click();
+      await tab.getByRole('dialog').locator('input').fill('zanzibar');
+      await expect
+        .poll(() => tab.getByRole('dialog').getByRole('option').filter({ hasText: 'Other' }).count())
+        .toBeGreaterThan(0);
+      // Style attributes (authors', components') are allowed.
+      expect(await tab.locator('#coloured').evaluate((n) => getComputedStyle(n).color)).toBe(
+        'rgb(102, 51, 153)',
+      );
+      expect(violations).toEqual([]);
+
+      // The policy is in force: a script injected into the page does not run.
+      const ran = await tab.evaluate(async () => {
+        const script = document.createElement('script');
+        script.textContent = 'window.injected = true';
+        document.body.appendChild(script);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return (window as unknown as { injected?: boolean }).injected === true;
+      });
+      expect(ran).toBe(false);
+      await expect.poll(() => violations.length).toBeGreaterThan(0);
+      await context.close();
+    });
   });
 });
