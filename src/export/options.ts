@@ -16,16 +16,24 @@ export interface ExportOptions {
 }
 
 /**
- * Optional features (spec section 1's table). Search is offline and on everywhere by default;
- * analytics is included only when docs.json configures it, and never in air-gapped exports; the AI
- * assistant needs the platform's cloud, so a static export never includes it.
+ * Optional features (spec section 1's table). Search is offline and on everywhere by default.
+ * Analytics follows one rule, whoever starts the export (CLI, Admin API, operator): included when
+ * docs.json configures it and the deployment is not air-gapped, unless the export turns it off
+ * (`--no-analytics`, `features.analytics: false`). The AI assistant needs the platform's cloud, so
+ * a static export never includes it.
  */
 export interface FeatureFlags {
   search: boolean;
   analytics: boolean;
 }
 
-export function resolveOptions(partial: Partial<ExportOptions> = {}): ExportOptions {
+/** Options as a caller gives them: anything left out takes the default of resolveOptions. */
+export type ExportOptionsInput = Partial<Omit<ExportOptions, 'features'>> & {
+  features?: Partial<FeatureFlags>;
+};
+
+/** The one place where the defaults of an export's options are decided. */
+export function resolveOptions(partial: ExportOptionsInput = {}): ExportOptions {
   const deployment = partial.deployment ?? 'cloud';
   return {
     ...partial,

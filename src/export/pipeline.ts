@@ -24,7 +24,7 @@ import {
 } from './archive/archive.ts';
 import { copyAssets } from './assets/copy-assets.ts';
 import { ExportError, type SourceProblem } from './errors.ts';
-import { type ExportOptions, resolveOptions } from './options.ts';
+import { type ExportOptions, type ExportOptionsInput, resolveOptions } from './options.ts';
 import { assertAssetNames } from './output/output-names.ts';
 import { SpoolReader, type SpoolSlice } from './output/page-spool.ts';
 import { llmsIndex, markdownPath, notFoundPage, redirectFiles, sitemap } from './output/site-files.ts';
@@ -54,7 +54,7 @@ export interface ExportRequest {
   archivePath?: string;
   /** Where to write the site's files; a temporary directory (removed afterwards) when not given. */
   outDir?: string;
-  options?: Partial<ExportOptions>;
+  options?: ExportOptionsInput;
   onProgress?: (progress: ExportProgress) => void;
   /** Where temporary files go when no outDir is given; default: the system temp dir. */
   workDir?: string;

@@ -6,6 +6,7 @@ import type { ExportBundle, ExportJob, StartExportRequest } from '../contract/ad
 import type { ApiConfig, SiteConfig } from '../contract/api-config.ts';
 import { ExportJobRecord } from '../contract/records.ts';
 import { ExportError } from '../export/errors.ts';
+import type { ExportOptionsInput } from '../export/options.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { ExportLimitExceeded, ServiceRefusal, SourceUnavailable } from './errors.ts';
 import { ExportProcessPool, type ExportRunner } from './export-process/pool.ts';
@@ -344,14 +345,18 @@ export class ExportJobs {
   }
 }
 
-function exportOptions(site: SiteConfig, record: ExportJobRecord) {
+/** The export options of a job: the site's settings as configured; the pipeline supplies the defaults. */
+export function exportOptions(
+  site: SiteConfig,
+  record: Pick<ExportJobRecord, 'version' | 'paths'>,
+): ExportOptionsInput {
   return {
     deployment: site.deployment,
     siteUrl: site.siteUrl,
     version: record.version,
     paths: record.paths,
     openapiOverrides: site.openapiOverrides,
-    features: { search: site.features.search ?? true, analytics: site.features.analytics ?? true },
+    features: site.features,
   };
 }
 

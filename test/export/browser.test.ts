@@ -1,22 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { dirname, extname, join, normalize } from 'node:path';
+import type { Server } from 'node:http';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSite } from '../../src/export/pipeline.ts';
+import { launchChromium, serveSite } from './browser-harness.ts';
 import { CORPORA, docsRepo, GENERATOR, page, tempDir } from './fixtures.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const TYPES: Record<string, string> = {
-  '.html': 'text/html',
-  '.css': 'text/css',
-  '.js': 'text/javascript',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
 
 const site = docsRepo({
   'docs.json': {
@@ -108,39 +98,10 @@ let outDir: string;
 let httpBase: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`);
   outDir = join(tempDir(), 'site');
   await exportSite({ source: site, outDir, options: { deployment: 'air-gapped' } });
-  // A plain static file server on loopback, under a base path, as any static host would serve it.
-  server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
-      /^\/docs\/?/,
-      '',
-    );
-    let file = join(outDir, path);
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!file.startsWith(outDir) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  httpBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  ({ base: httpBase, server } = await serveSite(outDir));
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -148,18 +109,29 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-/** Opens a page, recording every request that leaves the site's own origin. */
-async function open(url: string): Promise<{ page: Page; foreign: string[] }> {
-  const context = await browser.newContext();
+/**
+ * Opens a page, recording every request that leaves the site's own origin and every
+ * Content-Security-Policy violation the console reports. `bypassCSP` is for tests that inject
+ * their own script (axe-core), which the page's policy rightly refuses.
+ */
+async function open(
+  url: string,
+  options: { bypassCSP?: boolean } = {},
+): Promise<{ page: Page; foreign: string[]; violations: string[] }> {
+  const context = await browser.newContext({ bypassCSP: options.bypassCSP ?? false });
   const tab = await context.newPage();
   const foreign: string[] = [];
+  const violations: string[] = [];
   const origin = url.startsWith('file:') ? 'file:' : new URL(url).origin;
   tab.on('request', (request) => {
     const requested = request.url();
     if (!requested.startsWith(origin) && !requested.startsWith('data:')) foreign.push(requested);
   });
+  tab.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
   await tab.goto(url);
-  return { page: tab, foreign };
+  return { page: tab, foreign, violations };
 }
 
 describe.each([
@@ -167,7 +139,7 @@ describe.each([
   ['http', () => `${httpBase}index.html`],
 ])('an exported page in headless Chromium over %s', (_label, url) => {
   it('switches tabs and opens an accordion, loading nothing from elsewhere', async () => {
-    const { page: tab, foreign } = await open(url());
+    const { page: tab, foreign, violations } = await open(url());
     await expect
       .poll(() => tab.evaluate(() => document.documentElement.dataset.theme))
       .toMatch(/^(light|dark)$/);
@@ -190,11 +162,12 @@ describe.each([
     const theme = await tab.evaluate(() => document.documentElement.dataset.theme);
     expect(['light', 'dark']).toContain(theme);
     expect(foreign).toEqual([]);
+    expect(violations).toEqual([]);
     await tab.context().close();
   });
 
   it('finds a page through the offline search and follows the result', async () => {
-    const { page: tab, foreign } = await open(url());
+    const { page: tab, foreign, violations } = await open(url());
     await tab.locator('.ds-search-trigger').click();
     const dialog = tab.getByRole('dialog');
     await expect.poll(() => dialog.isVisible()).toBe(true);
@@ -209,6 +182,7 @@ describe.each([
     await expect.poll(() => tab.url()).toMatch(/guide\/widgets\.html/);
     expect(await tab.locator('h1').textContent()).toBe('Widgets');
     expect(foreign).toEqual([]);
+    expect(violations).toEqual([]);
     await tab.context().close();
   });
 });
@@ -222,7 +196,11 @@ describe('the sidebar of a large section in headless Chromium', () => {
     execFileSync(process.execPath, [GENERATOR, '--pages', '500', '--out', source]);
     const out = join(tempDir(), 'site');
     await exportSite({ source, outDir: out, options: { deployment: 'air-gapped' } });
-    const { page: tab, foreign } = await open(pathToFileURL(join(out, 'tab-0/g0/page-0.html')).href);
+    const {
+      page: tab,
+      foreign,
+      violations,
+    } = await open(pathToFileURL(join(out, 'tab-0/g0/page-0.html')).href);
     const group = tab.locator('#ds-sidebar details[data-g]').last();
     expect(await group.locator('a').count()).toBe(0);
     await group.locator('summary').click();
@@ -232,6 +210,7 @@ describe('the sidebar of a large section in headless Chromium', () => {
     await link.click();
     await expect.poll(() => tab.locator('h1').textContent()).toBe(title);
     expect(foreign).toEqual([]);
+    expect(violations).toEqual([]);
     await tab.context().close();
   });
 });
@@ -264,7 +243,7 @@ describe('accessibility in headless Chromium (axe-core)', () => {
   it('finds no violation on pages built from components, in light and dark themes', async () => {
     for (const theme of ['light', 'dark']) {
       for (const file of ['index.html', 'guide/components.html']) {
-        const context = await browser.newContext();
+        const context = await browser.newContext({ bypassCSP: true });
         await context.addInitScript((t) => localStorage.setItem('ds-theme', t), theme);
         const tab = await context.newPage();
         await tab.goto(pathToFileURL(join(outDir, file)).href);
@@ -284,7 +263,7 @@ describe('accessibility in headless Chromium (axe-core)', () => {
       options: { deployment: 'air-gapped' },
     });
     for (const file of ['introduction.html', 'quickstart/server.html', 'docs/concepts/tools.html']) {
-      const { page: tab } = await open(pathToFileURL(join(out, file)).href);
+      const { page: tab } = await open(pathToFileURL(join(out, file)).href, { bypassCSP: true });
       expect(await accessibilityViolations(tab, ['.ds-content']), file).toEqual([]);
       await tab.context().close();
     }

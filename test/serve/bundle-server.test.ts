@@ -278,7 +278,12 @@ describe('docsnap serve refuses unsafe or wrong archives, and keeps serving the 
       `staticExport: { enabled: true, bundleUrl: "${link}", version: "${version}" }\n`,
     );
     renameSync(`${mountFile}.tmp`, mountFile);
-    await new Promise((r) => setTimeout(r, 700));
+    // Done when the server has either refused this version or swapped it in.
+    const outcomes = () =>
+      (server.log.text.match(/bundle refused or unavailable|"msg":"version active"/g) ?? []).length;
+    const before = outcomes();
+    for (const started = Date.now(); outcomes() === before && Date.now() - started < 20_000; )
+      await new Promise((r) => setTimeout(r, 50));
     await server.settled();
   };
 

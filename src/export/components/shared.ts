@@ -1,6 +1,7 @@
 import type { Element, ElementContent, Properties } from 'hast';
 import { h } from 'hastscript';
 import type { ComponentInput, IconLibrary, PropValue, RenderContext } from '../render-context.ts';
+import { isAllowedUrl, refusedUrlMessage, urlScheme } from '../url-policy.ts';
 
 /** Reads a string prop; numbers and booleans are written as text, anything else is ignored with a warning. */
 export function stringProp(input: ComponentInput, name: string): string | undefined {
@@ -148,18 +149,22 @@ export function colorProp(input: ComponentInput, name: string): string | undefin
 }
 
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:)?\/\//i;
-const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 export function isExternal(url: string): boolean {
   return EXTERNAL.test(url);
 }
 
 /**
- * The `src` to write for an image named in a prop: a site path goes through ctx.resolveAsset, a data: URI stays,
- * an http(s) URL stays except in an air-gapped export, which must load nothing from another origin.
+ * The `src` to write for an image named in a prop, held to the URL policy: a site path goes through
+ * ctx.resolveAsset, a data:image URI stays, an http(s) URL stays except in an air-gapped export, which must load
+ * nothing from another origin.
  */
 export function imageSrc(input: ComponentInput, src: string, what: string): string | undefined {
   const { ctx } = input;
+  if (!isAllowedUrl(src, 'image')) {
+    ctx.warn(`<${input.name}> ${what} left out: ${refusedUrlMessage(src, 'a component prop', 'image')}`);
+    return undefined;
+  }
   if (isExternal(src)) {
     if (ctx.deployment === 'air-gapped') {
       ctx.warn(
@@ -169,19 +174,14 @@ export function imageSrc(input: ComponentInput, src: string, what: string): stri
     }
     return src;
   }
-  if (/^data:image\//i.test(src)) return src;
-  if (SCHEME.test(src)) {
-    ctx.warn(`<${input.name}> ${what} ${src} left out: unsupported URL scheme`);
-    return undefined;
-  }
+  if (urlScheme(src) === 'data') return src;
   return ctx.resolveAsset(src);
 }
 
-/** The href to write for a link prop; `javascript:` and similar are dropped, since content never runs code. */
+/** The href to write for a link prop, held to the URL policy (content never runs code). */
 export function linkHref(input: ComponentInput, href: string): string | undefined {
-  const scheme = SCHEME.exec(href)?.[0].toLowerCase();
-  if (scheme && !['http:', 'https:', 'mailto:', 'tel:'].includes(scheme)) {
-    input.ctx.warn(`<${input.name}> link ${href} left out: unsupported URL scheme`);
+  if (!isAllowedUrl(href, 'link')) {
+    input.ctx.warn(`<${input.name}> link left out: ${refusedUrlMessage(href, 'a component prop', 'link')}`);
     return undefined;
   }
   return input.ctx.resolveHref(href);

@@ -1,11 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { Element, ElementContent, Root as HastRoot, Properties } from 'hast';
 import { raw } from 'hast-util-raw';
 import type { Root as MdastRoot } from 'mdast';
 import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
-import { defaultHandlers, type State, toHast } from 'mdast-util-to-hast';
-import { visit } from 'unist-util-visit';
+import { defaultHandlers, type Handlers, type State, toHast } from 'mdast-util-to-hast';
+import { SKIP, visit } from 'unist-util-visit';
 import { renderComponent } from '../components/index.ts';
 import type { PropValue, RenderContext } from '../render-context.ts';
+import { enforceUrlPolicy } from '../url-policy.ts';
 import { describeRemovals, sanitizeAuthored } from './html-policy.ts';
 import { expressionTree, jsxProps, literalExpression } from './literal-props.ts';
 
@@ -15,10 +17,15 @@ type JsxElement = MdxJsxFlowElement | MdxJsxTextElement;
  * mdast → hast for one page. JSX elements with a capitalized name are components (rendered by
  * components/), lowercase ones are HTML and pass through the authored-HTML policy; `{expressions}`
  * are never executed (a literal string still shows). Code is highlighted at build time through
- * ctx.codeBlock.
+ * ctx.codeBlock. Every URL of the result is held to the URL policy, whatever produced it.
  */
 export function mdastToHast(tree: MdastRoot, ctx: RenderContext, file: string): HastRoot {
-  const isMarkdown = file.endsWith('.md');
+  const hast = file.endsWith('.md') ? markdownPageToHast(tree, ctx) : mdxPageToHast(tree, ctx);
+  enforceUrlPolicy(hast, ctx.warn);
+  return hast;
+}
+
+function mdxPageToHast(tree: MdastRoot, ctx: RenderContext): HastRoot {
   const jsx = (state: State, node: JsxElement): ElementContent[] | Element | undefined => {
     const name = node.name;
     const inline = node.type === 'mdxJsxTextElement';
@@ -41,31 +48,67 @@ export function mdastToHast(tree: MdastRoot, ctx: RenderContext, file: string): 
     }
     return undefined;
   };
-  const hast = toHast(tree, {
-    allowDangerousHtml: isMarkdown,
+  return toHast(tree, {
     handlers: {
-      code: (_state, node: { value: string; lang?: string | null; meta?: string | null }) =>
+      ...linkHandlers(ctx),
+      code: (_state, node: CodeNode) =>
         ctx.codeBlock(node.value, node.lang ?? undefined, node.meta ?? undefined),
       mdxJsxFlowElement: jsx,
       mdxJsxTextElement: jsx,
       mdxFlowExpression: expression,
       mdxTextExpression: expression,
       mdxjsEsm: () => undefined, // imports were resolved into snippets before conversion
-      // Links and images as written in Markdown point into the repository: resolve them here,
-      // once (components resolve their own props through ctx).
-      link: (state, node) => resolveUrls(defaultHandlers.link(state, node), ctx),
-      linkReference: (state, node) => resolveUrls(defaultHandlers.linkReference(state, node), ctx),
-      image: (state, node) => resolveUrls(defaultHandlers.image(state, node), ctx),
-      imageReference: (state, node) => resolveUrls(defaultHandlers.imageReference(state, node), ctx),
     },
   }) as HastRoot;
-  if (!isMarkdown) return hast;
-  // Raw HTML of .md pages: parsed for real, then held to the same policy as JSX HTML.
+}
+
+type CodeNode = { value: string; lang?: string | null; meta?: string | null };
+
+/** Links and images as written in Markdown point into the repository: resolved here, once. */
+function linkHandlers(ctx: RenderContext): Handlers {
+  return {
+    link: (state, node) => resolveUrls(defaultHandlers.link(state, node), ctx),
+    linkReference: (state, node) => resolveUrls(defaultHandlers.linkReference(state, node), ctx),
+    image: (state, node) => resolveUrls(defaultHandlers.image(state, node), ctx),
+    imageReference: (state, node) => resolveUrls(defaultHandlers.imageReference(state, node), ctx),
+  };
+}
+
+/**
+ * A .md page: its raw HTML is parsed for real, then the whole page is held to the authored-HTML
+ * policy. Code blocks are docsnap's own markup (with theme classes the policy refuses to authors),
+ * so they wait outside as placeholders that carry a per-page secret nobody can write in advance,
+ * and take their place once the page is sanitized.
+ */
+function markdownPageToHast(tree: MdastRoot, ctx: RenderContext): HastRoot {
+  const secret = randomBytes(12).toString('hex');
+  const codeBlocks: Element[] = [];
+  const hast = toHast(tree, {
+    allowDangerousHtml: true,
+    handlers: {
+      ...linkHandlers(ctx),
+      code: (_state, node: CodeNode) => {
+        codeBlocks.push(ctx.codeBlock(node.value, node.lang ?? undefined, node.meta ?? undefined));
+        return {
+          type: 'element',
+          tagName: 'pre',
+          properties: { dataCode: `${secret}-${codeBlocks.length - 1}` },
+          children: [],
+        };
+      },
+    },
+  }) as HastRoot;
   const parsed = raw(hast) as HastRoot;
   const removed = describeRemovals(parsed);
   if (removed.length > 0) ctx.warn(`removed from raw HTML: ${[...new Set(removed)].join(', ')}`);
   const safe = sanitizeAuthored(parsed);
-  visit(safe, 'element', (element: Element) => {
+  visit(safe, 'element', (element: Element, index, parent) => {
+    const code = /^([0-9a-f]+)-(\d+)$/.exec(String(element.properties.dataCode ?? ''));
+    const block = code?.[1] === secret ? codeBlocks[Number(code[2])] : undefined;
+    if (block && parent && index !== undefined) {
+      parent.children[index] = block;
+      return SKIP;
+    }
     if (element.tagName === 'a' || URL_ATTRIBUTES[element.tagName]) resolveUrls(element, ctx);
   });
   return safe;
@@ -117,7 +160,8 @@ function htmlElement(
   }
   const shell: Element = { type: 'element', tagName, properties, children: [] };
   const removed = describeRemovals(shell);
-  if (removed.length > 0) warn(`removed ${removed.join(', ')}: exported pages run no authored scripts`);
+  if (removed.length > 0)
+    warn(`removed ${removed.join(', ')}: exported pages run only docsnap's own scripts`);
   const safe = sanitizeAuthored({ type: 'root', children: [shell] }).children[0];
   if (safe?.type !== 'element') return [];
   safe.children = children;

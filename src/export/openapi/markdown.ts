@@ -6,6 +6,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type { RenderContext } from '../render-context.ts';
+import { isAllowedUrl } from '../url-policy.ts';
 
 /**
  * Descriptions in OpenAPI documents are CommonMark (+GFM). They are rendered without raw HTML
@@ -40,15 +41,10 @@ function plainParagraphs(markdown: string): ElementContent[] | undefined {
   return [h('p', text)];
 }
 
-const SAFE_PROTOCOL = /^(?:https?|mailto|tel):/i;
 const HAS_PROTOCOL = /^[a-z][a-z0-9+.-]*:/i;
 
 function isExternal(url: string): boolean {
   return HAS_PROTOCOL.test(url) || url.startsWith('//');
-}
-
-function safeUrl(url: string): boolean {
-  return !HAS_PROTOCOL.test(url) || SAFE_PROTOCOL.test(url);
 }
 
 /**
@@ -124,7 +120,7 @@ export function renderDescription(
     }
     if (tag === 'a') {
       const href = String(element.properties.href ?? '');
-      if (!safeUrl(href)) delete element.properties.href;
+      if (!isAllowedUrl(href, 'link')) delete element.properties.href;
       else if (href) element.properties.href = ctx.resolveHref(href);
       return element;
     }
@@ -145,7 +141,7 @@ export function renderDescription(
 function fixImage(element: Element, ctx: RenderContext): ElementContent {
   const src = String(element.properties.src ?? '');
   const alt = String(element.properties.alt ?? '');
-  if (!src || !safeUrl(src)) return { type: 'text', value: alt };
+  if (!src || !isAllowedUrl(src, 'image')) return { type: 'text', value: alt };
   if (isExternal(src)) {
     if (ctx.deployment === 'air-gapped') {
       ctx.warn(

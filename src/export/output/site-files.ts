@@ -3,6 +3,8 @@ import type { ExportOptions } from '../options.ts';
 import { isExternal, relativeUrl } from '../pages/links.ts';
 import type { SiteModel } from '../source/load-site.ts';
 import { outputFor, routeOf } from '../source/routes.ts';
+import { contentSecurityPolicy } from '../theme/csp.ts';
+import { isAllowedUrl } from '../url-policy.ts';
 
 /** A file of the site that is not a page: written as it is into the output. */
 export interface SiteFile {
@@ -17,12 +19,16 @@ const escapeHtml = (text: string) =>
   );
 const escapeXml = escapeHtml;
 
+/** Pages without a script or a style of their own, which load nothing (redirect pages). */
+const NOTHING_ACTIVE = escapeHtml(contentSecurityPolicy({ deployment: 'air-gapped' }));
+
 /** A static page that sends the browser on (meta refresh works on every host and from file://). */
 function redirectPage(from: string, to: string, name: string): string {
   const target = isExternal(to) ? to : relativeUrl(from, to);
   const href = escapeHtml(target);
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Redirecting… - ${escapeHtml(name)}</title>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${NOTHING_ACTIVE}">
+<title>Redirecting… - ${escapeHtml(name)}</title>
 <meta name="robots" content="noindex"><meta http-equiv="refresh" content="0; url=${href}">
 <link rel="canonical" href="${href}"></head>
 <body><p>This page has moved to <a href="${href}">${href}</a>.</p></body></html>
@@ -37,7 +43,8 @@ export function redirectFiles(site: SiteModel, warnings: SourceProblem[]): SiteF
   const files: SiteFile[] = [];
   const taken = new Set(site.pages.filter((p) => p.rendered).map((p) => p.output));
   const targetOf = (destination: string): string | undefined => {
-    if (isExternal(destination)) return destination;
+    // Destinations were held to the URL policy when the site was loaded; never write another.
+    if (isExternal(destination)) return isAllowedUrl(destination, 'link') ? destination : undefined;
     const [path = '', hash] = destination.split('#');
     const route = routeOf(path);
     const page = site.pages.find((p) => p.route === route && p.rendered);
@@ -83,14 +90,17 @@ export function redirectFiles(site: SiteModel, warnings: SourceProblem[]): SiteF
 export function notFoundPage(site: SiteModel, options: ExportOptions): SiteFile {
   const home = options.siteUrl ? escapeHtml(`${options.siteUrl.replace(/\/+$/, '')}/`) : '/';
   const primary = escapeHtml(site.config.colors.primary);
+  const style = `body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.6 system-ui,sans-serif;background:#fff;color:#111827}
+@media (prefers-color-scheme: dark){body{background:#0b0d12;color:#e5e7eb}}main{text-align:center;padding:24px}
+h1{font-size:28px;margin:0 0 8px}a{color:${primary}}`;
+  const policy = escapeHtml(contentSecurityPolicy({ deployment: options.deployment, inlineStyles: [style] }));
   return {
     path: '404.html',
     contents: `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${policy}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Page not found - ${escapeHtml(site.config.name)}</title><meta name="robots" content="noindex">
-<style>body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.6 system-ui,sans-serif;background:#fff;color:#111827}
-@media (prefers-color-scheme: dark){body{background:#0b0d12;color:#e5e7eb}}main{text-align:center;padding:24px}
-h1{font-size:28px;margin:0 0 8px}a{color:${primary}}</style></head>
+<style>${style}</style></head>
 <body><main><p>404</p><h1>Page not found</h1><p>The page you are looking for does not exist in ${escapeHtml(site.config.name)}.</p>
 <p><a href="${home}">Go to the home page</a></p></main></body></html>
 `,

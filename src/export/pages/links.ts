@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { routeOf } from '../source/routes.ts';
+import { urlScheme } from '../url-policy.ts';
 
 /** What a site's links may point at, built once per render worker. */
 export interface LinkTargets {
@@ -18,8 +19,9 @@ export interface FragmentLink {
   fragment: string;
 }
 
+/** A URL with a scheme (as a browser reads it) or protocol-relative: not a file of the site. */
 export function isExternal(href: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//');
+  return urlScheme(href) !== undefined || href.startsWith('//');
 }
 
 /** Relative URL from one output file to another ("a/b.html" → "c/d.html" gives "../c/d.html"). */

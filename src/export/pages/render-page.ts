@@ -17,6 +17,7 @@ import type { PageSpec, SiteModel } from '../source/load-site.ts';
 import { DocsRepository } from '../source/repository.ts';
 import { routeOf } from '../source/routes.ts';
 import { listedPagesPerSection, renderLayout } from '../theme/layout.ts';
+import { enforceUrlPolicy } from '../url-policy.ts';
 import { enforceAirGap } from './air-gap.ts';
 import { outlineContent } from './headings.ts';
 import { type FragmentLink, LinkResolver, type LinkTargets } from './links.ts';
@@ -113,6 +114,9 @@ export class PageRenderer {
       sectionSizes: this.sectionSizes,
     });
     if (this.options.deployment === 'air-gapped') enforceAirGap({ type: 'root', children: [document] }, warn);
+    // Content was held to the URL policy as it was converted; this covers everything else on the
+    // page (layout, API reference, air-gap replacements), whatever produced it.
+    enforceUrlPolicy(document, warn);
     // Raw nodes are code blocks highlighted to HTML at build time (markdown/highlight.ts); authored
     // raw HTML never gets here (MDX drops it, .md pages parse and sanitize it first).
     const html = `<!doctype html>\n${toHtml(document, { allowDangerousHtml: true })}\n`;

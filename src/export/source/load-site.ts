@@ -11,6 +11,7 @@ import { type PageMeta, splitFrontmatter } from './frontmatter.ts';
 import { flattenNavigation, type NavItem, type NavSection } from './navigation.ts';
 import { DEFAULT_REPOSITORY_LIMITS, DocsRepository } from './repository.ts';
 import { outputFor, routeOf, toRoute } from './routes.ts';
+import { screenSite } from './screen-site.ts';
 import { parseJsonFile, parseSiteConfig, type SiteConfig } from './site-config.ts';
 
 /** An OpenAPI operation a page documents, with the local file that describes it. */
@@ -368,7 +369,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       [],
     );
   selectPaths(pages, options.paths);
-  return {
+  const site: SiteModel = {
     root: repo.root,
     config,
     sections,
@@ -378,6 +379,8 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     stylesheets: files.filter((f) => f.endsWith('.css')),
     warnings,
   };
+  screenSite(site);
+  return site;
 }
 
 /**

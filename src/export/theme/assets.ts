@@ -4,9 +4,11 @@ import { openapiAssets } from '../openapi/index.ts';
 import type { ExportOptions } from '../options.ts';
 import { searchAssets } from '../search/index.ts';
 import type { SiteModel, SiteNavItem } from '../source/load-site.ts';
+import { GENERATED_DIR } from '../source/screen-site.ts';
+import { isAllowedUrl } from '../url-policy.ts';
 
 /** Output paths of the files every page shares. */
-export const ASSET_DIR = '_docsnap';
+export const ASSET_DIR = GENERATED_DIR;
 export const SITE_CSS = `${ASSET_DIR}/site.css`;
 export const SITE_JS = `${ASSET_DIR}/site.js`;
 export const NAV_SCRIPT_DIR = `${ASSET_DIR}/nav`;
@@ -104,7 +106,8 @@ export function siteAssets(
 /**
  * Navigation scripts for sections too large to inline in every page (see FULL_NAV_LIMIT): one per
  * section, a list of top-level groups with their entries as [label, href from the root, method].
- * Loaded with a script tag, so it works from file:// too.
+ * Loaded with a script tag, so it works from file:// too. The site model's URLs were screened
+ * when it was loaded; a link the URL policy refuses is still never written here.
  */
 export function navigationScript(site: SiteModel, sectionIndex: number): { path: string; contents: string } {
   type Entry = [string, string, string?] | { g: string; c: Entry[] };
@@ -113,11 +116,13 @@ export function navigationScript(site: SiteModel, sectionIndex: number): { path:
       if (item.kind === 'page') {
         const page = site.pages[item.page];
         if (!page?.listed || !page.rendered) return [];
-        const entry: Entry = [page.sidebarTitle ?? page.title, page.externalUrl ?? page.output];
+        const external =
+          page.externalUrl && isAllowedUrl(page.externalUrl, 'link') ? page.externalUrl : undefined;
+        const entry: Entry = [page.sidebarTitle ?? page.title, external ?? page.output];
         if (page.operation) entry.push(page.operation.method);
         return [entry];
       }
-      if (item.kind === 'link') return [[item.label, item.href]];
+      if (item.kind === 'link') return isAllowedUrl(item.href, 'link') ? [[item.label, item.href]] : [];
       return [{ g: item.label, c: toEntries(item.items) }];
     });
   const groups = (site.sections[sectionIndex]?.items ?? []).map((item) =>

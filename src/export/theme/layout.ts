@@ -5,7 +5,9 @@ import type { ExportOptions } from '../options.ts';
 import type { TocEntry } from '../pages/headings.ts';
 import { isExternal, relativeUrl, rootPrefix } from '../pages/links.ts';
 import type { PageSpec, SiteModel, SiteNavItem } from '../source/load-site.ts';
+import { type Analytics, analytics } from './analytics.ts';
 import { NAV_SCRIPT_DIR, SITE_CSS, SITE_JS } from './assets.ts';
+import { policyMeta } from './csp.ts';
 
 /**
  * Sections with more listed pages than this render their other top-level groups collapsed and
@@ -71,9 +73,11 @@ export function renderLayout(input: LayoutInput): Element {
   const mode = page.mode ?? 'default';
   const showSidebar = mode !== 'custom';
   const showToc = mode === 'default' && input.toc.length > 0;
+  const shared = sharedHead(site, options);
 
   const head: ElementContent[] = [
     h('meta', { charSet: 'utf-8' }),
+    shared.policy,
     h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
     h('title', title),
     ...(page.description ? [h('meta', { name: 'description', content: page.description })] : []),
@@ -84,9 +88,9 @@ export function renderLayout(input: LayoutInput): Element {
     h('link', { rel: 'stylesheet', href: `${root}${SITE_CSS}` }),
     ...site.stylesheets.map((css) => h('link', { rel: 'stylesheet', href: relativeUrl(page.output, css) })),
     // Runs before first paint so a dark page never flashes light.
-    h('script', themeBootstrap(config.appearance)),
+    h('script', shared.bootstrap),
     h('script', { src: `${root}${SITE_JS}`, defer: true }),
-    ...analytics(site, options),
+    ...shared.analytics.tags,
   ];
 
   const body: ElementContent[] = [
@@ -112,16 +116,49 @@ export function renderLayout(input: LayoutInput): Element {
     ]),
   ];
 
+  // The theme's settings live on <html>, which content cannot write (see theme.js).
   return h(
     'html',
     {
       lang: 'en',
       dataRoot: root || './',
       dataSection: String(page.section),
+      ...(isLazy(input) ? { dataNavScript: `${NAV_SCRIPT_DIR}/section-${page.section}.js` } : {}),
       dataTheme: config.appearance.default === 'dark' ? 'dark' : 'light',
     },
     [h('head', head), h('body', body)],
   );
+}
+
+/** What every page's <head> shares, built once per worker: the policy hashes the inline scripts. */
+interface SharedHead {
+  options: ExportOptions;
+  bootstrap: string;
+  analytics: Analytics;
+  policy: Element;
+}
+const sharedHeads = new WeakMap<SiteModel, SharedHead>();
+function sharedHead(site: SiteModel, options: ExportOptions): SharedHead {
+  let shared = sharedHeads.get(site);
+  if (shared?.options !== options) {
+    const bootstrap = themeBootstrap(site.config.appearance);
+    const tags = analytics(site.config, options);
+    const policy = policyMeta({
+      deployment: options.deployment,
+      inlineScripts: [bootstrap, ...tags.inlineScripts],
+      scriptOrigins: tags.scriptOrigins,
+      connectOrigins: tags.connectOrigins,
+    });
+    shared = { options, bootstrap, analytics: tags, policy };
+    sharedHeads.set(site, shared);
+  }
+  return shared;
+}
+
+/** A sidebar too large to inline: its other top-level groups are filled from a navigation script. */
+function isLazy(input: LayoutInput): boolean {
+  const page = input.site.pages[input.pageIndex] as PageSpec;
+  return page.mode !== 'custom' && (input.sectionSizes[page.section] ?? 0) > FULL_NAV_LIMIT;
 }
 
 function canonicalUrl(siteUrl: string, page: PageSpec): string {
@@ -131,34 +168,6 @@ function canonicalUrl(siteUrl: string, page: PageSpec): string {
 function themeBootstrap(appearance: SiteModel['config']['appearance']): string {
   const strict = appearance.strict ? 'true' : 'false';
   return `(function(){var d=document.documentElement,s=${JSON.stringify(appearance.default)},t=null;try{if(!${strict})t=localStorage.getItem('ds-theme')}catch(e){}if(t!=='light'&&t!=='dark')t=s==='system'?(matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light'):s;d.dataset.theme=t})();`;
-}
-
-/** Web analytics only when docs.json configures it and the deployment allows it (never air-gapped). */
-function analytics(site: SiteModel, options: ExportOptions): ElementContent[] {
-  if (!options.features.analytics || options.deployment === 'air-gapped') return [];
-  const integrations = site.config.integrations as {
-    plausible?: { domain?: string; server?: string };
-    ga4?: { measurementId?: string };
-  };
-  const tags: ElementContent[] = [];
-  const plausible = integrations.plausible;
-  if (plausible?.domain) {
-    const server = plausible.server
-      ? `https://${plausible.server.replace(/^https?:\/\//, '')}`
-      : 'https://plausible.io';
-    tags.push(h('script', { defer: true, dataDomain: plausible.domain, src: `${server}/js/script.js` }));
-  }
-  const ga = integrations.ga4?.measurementId;
-  if (ga && /^G-[A-Z0-9]+$/.test(ga)) {
-    tags.push(h('script', { async: true, src: `https://www.googletagmanager.com/gtag/js?id=${ga}` }));
-    tags.push(
-      h(
-        'script',
-        `window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag('js',new Date());gtag('config',${JSON.stringify(ga)});`,
-      ),
-    );
-  }
-  return tags;
 }
 
 function header(input: LayoutInput): Element {
@@ -262,7 +271,7 @@ function sidebar(input: LayoutInput): Element {
   const { site } = input;
   const page = site.pages[input.pageIndex] as PageSpec;
   const section = site.sections[page.section];
-  const lazy = (input.sectionSizes[page.section] ?? 0) > FULL_NAV_LIMIT;
+  const lazy = isLazy(input);
   const contains = (item: SiteNavItem): boolean =>
     item.kind === 'page'
       ? item.page === input.pageIndex
@@ -331,16 +340,9 @@ function sidebar(input: LayoutInput): Element {
       ];
     });
 
-  return h(
-    'nav',
-    {
-      id: 'ds-sidebar',
-      className: ['ds-sidebar'],
-      ariaLabel: 'Documentation',
-      ...(lazy ? { dataNavScript: `${NAV_SCRIPT_DIR}/section-${page.section}.js` } : {}),
-    },
-    [h('ul', section ? renderItems(section.items, 0) : [])],
-  );
+  return h('nav', { id: 'ds-sidebar', className: ['ds-sidebar'], ariaLabel: 'Documentation' }, [
+    h('ul', section ? renderItems(section.items, 0) : []),
+  ]);
 }
 
 function tableOfContents(toc: TocEntry[]): Element {

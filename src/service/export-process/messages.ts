@@ -1,6 +1,6 @@
 import type { ArchiveResult } from '../../export/archive/archive.ts';
 import type { SourceProblem } from '../../export/errors.ts';
-import type { ExportOptions } from '../../export/options.ts';
+import type { ExportOptionsInput } from '../../export/options.ts';
 import type { ExportProgress } from '../../export/pipeline.ts';
 
 /** What an export process is asked to do: plain data, sent over the IPC channel. */
@@ -9,7 +9,7 @@ export interface IsolatedExportRequest {
   archivePath: string;
   /** Where the export keeps its temporary files: inside the job's own work directory. */
   workDir: string;
-  options: Partial<ExportOptions>;
+  options: ExportOptionsInput;
 }
 
 export interface IsolatedExportResult {

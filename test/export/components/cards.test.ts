@@ -101,7 +101,9 @@ describe('<Card>', () => {
     const { html, ctx } = render('Card', { title: 'Bad', href: 'javascript:alert(1)' });
     expect(html).not.toContain('javascript');
     expect(html).toMatch(/^<div class="ds-card">/);
-    expect(ctx.warnings).toEqual(['<Card> link javascript:alert(1) left out: unsupported URL scheme']);
+    expect(ctx.warnings).toEqual([
+      '<Card> link left out: refused URL "javascript:alert(1)" in a component prop: only http, https, mailto, tel or relative links are allowed',
+    ]);
   });
 
   it('asks ctx.icon for brand icons when iconType is brands, in the card library chosen', () => {

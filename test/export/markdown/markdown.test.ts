@@ -131,6 +131,49 @@ describe('MDX to HTML', () => {
     expect(warnings.join('\n')).toMatch(/<script>/);
   });
 
+  it.each(['page.mdx', 'page.md'])(
+    "refuses ids, classes and names of the theme's namespace in %s",
+    (file) => {
+      const warnings: string[] = [];
+      const html = render(
+        [
+          '<div id="ds-sidebar" class="ds-sidebar note" data-nav-script="payload.txt">a</div>',
+          '',
+          '<img name="documentElement" src="/a.png" alt="" />',
+          '',
+          '<p id="DocsnapNav" class="ds-code">b</p>',
+          '',
+          '```js',
+          'let x = 1;',
+          '```',
+          '',
+        ]
+          .join('\n')
+          .replace(/ class=/g, file.endsWith('.mdx') ? ' className=' : ' class='),
+        file,
+        warnings,
+      );
+      expect(html).not.toMatch(/id="ds-|id="Docsnap|name=|class="ds-sidebar|<p class="ds-code"/);
+      expect(html).toContain('<div class="note" data-nav-script="payload.txt">a</div>');
+      // The page's own code block keeps its theme classes.
+      expect(html).toMatch(/<div class="ds-code" data-language="js">/);
+      expect(warnings.join('\n')).toMatch(/id "ds-sidebar" \(reserved for the theme\)/);
+      expect(warnings.join('\n')).toMatch(/name attribute on <img>/);
+    },
+  );
+
+  it('holds every URL of a page to the URL policy, Markdown links and definitions included', () => {
+    const warnings: string[] = [];
+    const html = render(
+      '[a](javascript:alert(1)) [b][x] [c](data:text/html,x) [d](/guide)\n\n[x]: vbscript:msgbox(1)\n',
+      'page.mdx',
+      warnings,
+    );
+    expect(html).toBe('<p><a>a</a> <a>b</a> <a>c</a> <a href="./guide.html">d</a></p>');
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(/^line 1: refused URL "javascript:alert\(1\)" in <a href>/);
+  });
+
   it('reports an MDX syntax error with file, line and column', () => {
     let error: unknown;
     try {

@@ -20,10 +20,10 @@
   let sequence = 0;
   let timer = 0;
 
+  // Set by the layout on <html>, where content cannot write; only its shape ("./", "../../") is taken.
   function siteRoot() {
-    let root = doc.documentElement.getAttribute('data-root') || '';
-    if (root && !root.endsWith('/')) root += '/';
-    return root;
+    const root = doc.documentElement.getAttribute('data-root');
+    return /^(?:\.\/|(?:\.\.\/)+)$/.test(root) ? root : '';
   }
 
   function loadScript(path) {

@@ -1,8 +1,13 @@
 // Site chrome: theme toggle, mobile navigation, lazily filled sidebar groups. Progressive
 // enhancement only: every page is usable without it. Works from file:// (no fetch).
+// Settings come from attributes of <html>, which only the layout writes (authors write inside
+// <body>), and are checked for the shape the layout gives them: content cannot steer this script.
 (() => {
   const doc = document.documentElement;
-  const root = doc.getAttribute('data-root') || './';
+  const rootAttribute = doc.getAttribute('data-root');
+  const root = /^(?:\.\/|(?:\.\.\/)+)$/.test(rootAttribute) ? rootAttribute : './';
+  const navScriptAttribute = doc.getAttribute('data-nav-script');
+  const navScript = /^_docsnap\/nav\/section-\d+\.js$/.test(navScriptAttribute) ? navScriptAttribute : null;
 
   function setTheme(theme) {
     doc.dataset.theme = theme;
@@ -23,13 +28,27 @@
     },
   };
 
+  // The export's URL policy (url-policy.ts) again, for hrefs that arrive as data: a link may be
+  // http(s), mailto, tel or relative. Browsers drop tabs and newlines and trim controls first.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: C0 controls are exactly what browsers trim.
+  const LEADING_CONTROLS = /^[\u0000-\u0020]+/;
+  function navHref(href) {
+    const url = String(href)
+      .replace(/[\t\n\r]/g, '')
+      .replace(LEADING_CONTROLS, '');
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url);
+    if (!scheme) return root + url;
+    return /^(?:https?|mailto|tel)$/i.test(scheme[1]) ? url : null;
+  }
+
   function entryList(entries) {
     const ul = document.createElement('ul');
     for (const entry of entries) {
       const li = document.createElement('li');
       if (Array.isArray(entry)) {
         const a = document.createElement('a');
-        a.href = /^[a-z][a-z0-9+.-]*:/i.test(entry[1]) ? entry[1] : root + entry[1];
+        const href = navHref(entry[1]);
+        if (href !== null) a.href = href;
         if (entry[2]) {
           const method = document.createElement('span');
           method.className = `ds-nav-method ds-nav-method-${entry[2].toLowerCase()}`;
@@ -51,7 +70,7 @@
     return ul;
   }
 
-  function fillLazyGroup(details, sidebar) {
+  function fillLazyGroup(details) {
     if (details.dataset.filled) return;
     const section = doc.getAttribute('data-section');
     const fill = () => {
@@ -63,10 +82,10 @@
     };
     if (window.DocsnapNav.data?.[section]) return fill();
     pendingNav.push(fill);
-    if (!sidebar.dataset.navLoading) {
-      sidebar.dataset.navLoading = 'true';
+    if (!doc.hasAttribute('data-nav-loading')) {
+      doc.setAttribute('data-nav-loading', 'true');
       const script = document.createElement('script');
-      script.src = root + sidebar.getAttribute('data-nav-script');
+      script.src = root + navScript;
       document.head.appendChild(script);
     }
   }
@@ -75,7 +94,8 @@
     for (const button of document.querySelectorAll('.ds-theme-toggle')) {
       button.addEventListener('click', () => setTheme(doc.dataset.theme === 'dark' ? 'light' : 'dark'));
     }
-    const sidebar = document.getElementById('ds-sidebar');
+    // The layout's sidebar, found by its place in the page rather than by an id content could copy.
+    const sidebar = document.querySelector('body > .ds-shell > nav.ds-sidebar');
     const menu = document.querySelector('.ds-menu-toggle');
     if (menu && sidebar) {
       menu.addEventListener('click', () => {
@@ -84,9 +104,9 @@
         sidebar.classList.toggle('open', open);
       });
     }
-    if (sidebar?.getAttribute('data-nav-script')) {
+    if (sidebar && navScript) {
       for (const details of sidebar.querySelectorAll('details[data-g]')) {
-        details.addEventListener('toggle', () => details.open && fillLazyGroup(details, sidebar));
+        details.addEventListener('toggle', () => details.open && fillLazyGroup(details));
       }
     }
     const active = sidebar?.querySelector('a[aria-current="page"]');

@@ -1,0 +1,98 @@
+import type { SourceProblem } from '../errors.ts';
+import { isAllowedUrl, refusedUrlMessage, type UrlUse } from '../url-policy.ts';
+import type { SiteModel, SiteNavItem } from './load-site.ts';
+
+/** The output folder of the files docsnap generates (theme, navigation and search scripts). */
+export const GENERATED_DIR = '_docsnap';
+
+/** Plausible's documented host; a `server` elsewhere would load a script from anywhere. */
+const PLAUSIBLE_HOST = 'plausible.io';
+
+/**
+ * Holds what the site model took from docs.json and frontmatter to the export's policies, once,
+ * when the site is loaded, so that the layout, the navigation scripts and the redirect pages only
+ * ever see what passed:
+ *
+ * - every URL (navbar, anchors, navigation links, footer, logo, favicon, redirects, page `url`)
+ *   to the URL policy: a refused one is left out with a warning naming its file and field;
+ * - repository files under `_docsnap/` are not published: that folder is the theme's, whose
+ *   scripts load files from it;
+ * - Plausible analytics with a `server` other than plausible.io is left out.
+ */
+export function screenSite(site: SiteModel): void {
+  const { config } = site;
+  const file = config.configFile;
+  const problems = site.warnings;
+  const allowed = (url: string, field: string, use: UrlUse, where: string = file): boolean => {
+    if (isAllowedUrl(url, use)) return true;
+    problems.push({ file: where, message: `${refusedUrlMessage(url, field, use)}; left out` });
+    return false;
+  };
+
+  config.navbarLinks = config.navbarLinks.filter((link, i) =>
+    allowed(link.href, `navbar.links[${i}]`, 'link'),
+  );
+  if (config.navbarPrimary && !allowed(config.navbarPrimary.href, 'navbar.primary', 'link'))
+    config.navbarPrimary = undefined;
+  config.footerSocials = config.footerSocials.filter((social) =>
+    allowed(social.href, `footer.socials.${social.name}`, 'link'),
+  );
+  config.footerLinks = config.footerLinks.map((column, c) => ({
+    ...column,
+    items: column.items.filter((item, i) => allowed(item.href, `footer.links[${c}].items[${i}]`, 'link')),
+  }));
+  if (config.logo) {
+    const { light, dark, href } = config.logo;
+    if (!allowed(light, 'logo', 'image') || !allowed(dark, 'logo', 'image')) config.logo = undefined;
+    else if (href !== undefined && !allowed(href, 'logo.href', 'link')) config.logo = { light, dark };
+  }
+  if (config.favicon && !allowed(config.favicon, 'favicon', 'image')) config.favicon = undefined;
+  config.redirects = config.redirects.filter((redirect, i) =>
+    allowed(redirect.destination, `redirects[${i}].destination`, 'link'),
+  );
+
+  site.globalLinks = site.globalLinks.filter((link) =>
+    allowed(link.href, `navigation link "${link.label}"`, 'link'),
+  );
+  const screenItems = (items: SiteNavItem[]): SiteNavItem[] =>
+    items.flatMap((item): SiteNavItem[] => {
+      if (item.kind === 'group') return [{ ...item, items: screenItems(item.items) }];
+      if (item.kind === 'link' && !allowed(item.href, `navigation link "${item.label}"`, 'link')) return [];
+      return [item];
+    });
+  for (const section of site.sections) section.items = screenItems(section.items);
+  for (const page of site.pages) {
+    if (page.externalUrl !== undefined && !allowed(page.externalUrl, 'frontmatter url', 'link', page.source))
+      page.externalUrl = undefined;
+  }
+
+  const outsideGenerated = (path: string): boolean => {
+    if (!path.startsWith(`${GENERATED_DIR}/`)) return true;
+    problems.push({
+      file: path,
+      message: `${GENERATED_DIR}/ holds the files docsnap generates: not published`,
+    });
+    return false;
+  };
+  site.assets = site.assets.filter(outsideGenerated);
+  site.stylesheets = site.stylesheets.filter(outsideGenerated);
+  screenAnalytics(config.integrations, file, problems);
+}
+
+function screenAnalytics(
+  integrations: Record<string, unknown>,
+  file: string,
+  problems: SourceProblem[],
+): void {
+  const plausible = integrations.plausible as { server?: unknown } | undefined;
+  if (plausible?.server === undefined) return;
+  const host = String(plausible.server)
+    .replace(/^https?:\/\//i, '')
+    .replace(/\/+$/, '');
+  if (host.toLowerCase() === PLAUSIBLE_HOST) return;
+  problems.push({
+    file,
+    message: `integrations.plausible.server ${JSON.stringify(host)}: analytics load only from ${PLAUSIBLE_HOST}; Plausible left out`,
+  });
+  delete integrations.plausible;
+}
