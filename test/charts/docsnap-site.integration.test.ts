@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
-import { chartDir, type HelmResult, helm, locateHelm } from '../harness/helm.ts';
+import { chartDir, type HelmResult, type HelmTools, helm, locateHelm } from '../harness/helm.ts';
 import { kubeConfigFor } from '../harness/kube.ts';
 import { makeWorkDir } from '../harness/processes.ts';
 import { digest, everything, link } from './values.ts';
@@ -34,14 +34,11 @@ async function helmIn(args: string[], values?: object): Promise<HelmResult> {
     writeFileSync(file, JSON.stringify(values)); // JSON is YAML, without YAML 1.1's surprises
     extra.push('--values', file);
   }
-  return helm((tools as { helm: string }).helm, [
-    ...args,
-    '--namespace',
-    namespace,
-    '--kubeconfig',
-    connection.kubeconfigPath,
-    ...extra,
-  ]);
+  return helm(
+    (tools as HelmTools).helm,
+    [...args, '--namespace', namespace, '--kubeconfig', connection.kubeconfigPath, ...extra],
+    work, // helm's home
+  );
 }
 
 async function kubectl(...args: string[]): Promise<string> {
@@ -59,7 +56,7 @@ beforeAll(async () => {
     'apply',
     '--server-side',
     '-f',
-    join((tools as { gatewayApiCrds: string }).gatewayApiCrds, 'gateway.networking.k8s.io_httproutes.yaml'),
+    join((tools as HelmTools).gatewayApiCrds, 'gateway.networking.k8s.io_httproutes.yaml'),
   );
   await kubectl(
     'wait',

@@ -2,7 +2,15 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { chartDir, helm, type K8sObject, locateHelm, parseManifests, repoRoot } from '../harness/helm.ts';
+import {
+  chartDir,
+  type HelmTools,
+  helm,
+  type K8sObject,
+  locateHelm,
+  parseManifests,
+  repoRoot,
+} from '../harness/helm.ts';
 import { makeWorkDir } from '../harness/processes.ts';
 import { digest, everything, link } from './values.ts';
 
@@ -22,8 +30,11 @@ function valuesFile(values: object): string {
   return file;
 }
 
+/** helm, with the test's work directory as its home. */
+const runHelm = (args: string[]) => helm((tools as HelmTools).helm, args, work);
+
 async function render(values: object = {}): Promise<K8sObject[]> {
-  const result = await helm((tools as { helm: string }).helm, [
+  const result = await runHelm([
     'template',
     'site',
     chartDir,
@@ -38,13 +49,7 @@ async function render(values: object = {}): Promise<K8sObject[]> {
 
 /** helm template with bad values: must fail; resolves to its message. */
 async function refusal(values: object): Promise<string> {
-  const result = await helm((tools as { helm: string }).helm, [
-    'template',
-    'site',
-    chartDir,
-    '--values',
-    valuesFile(values),
-  ]);
+  const result = await runHelm(['template', 'site', chartDir, '--values', valuesFile(values)]);
   expect(result.code, `helm template accepted ${JSON.stringify(values)}`).not.toBe(0);
   return result.stderr;
 }
@@ -59,12 +64,10 @@ function find(objects: K8sObject[], kind: string): K8sObject {
 const container = (deployment: K8sObject): any => deployment.spec.template.spec.containers[0];
 
 describe.skipIf(missing !== undefined)(`the docsnap-site chart${missing ? ' (helm missing)' : ''}`, () => {
-  const bin = () => (tools as { helm: string }).helm;
-
   it('passes helm lint --strict, with the default values and with every feature on', async () => {
-    const plain = await helm(bin(), ['lint', '--strict', chartDir]);
+    const plain = await runHelm(['lint', '--strict', chartDir]);
     expect(plain.code, plain.stdout + plain.stderr).toBe(0);
-    const full = await helm(bin(), ['lint', '--strict', chartDir, '--values', valuesFile(everything)]);
+    const full = await runHelm(['lint', '--strict', chartDir, '--values', valuesFile(everything)]);
     expect(full.code, full.stdout + full.stderr).toBe(0);
   });
 

@@ -1,6 +1,4 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -48,27 +46,22 @@ export interface HelmResult {
   stderr: string;
 }
 
-let helmHome: string | undefined;
-
-/** Runs helm; never throws for a non-zero exit (tests look at the code and the message). */
-export async function helm(binary: string, args: string[]): Promise<HelmResult> {
-  if (!helmHome) {
-    // Helm's home (configuration, data, caches): none of the machine's leaks into the tests, and
-    // nothing of the tests stays behind.
-    const home = mkdtempSync(join(tmpdir(), `docsnap-helm-${process.pid}-`));
-    process.once('exit', () => rmSync(home, { recursive: true, force: true }));
-    helmHome = home;
-  }
+/**
+ * Runs helm; never throws for a non-zero exit (tests look at the code and the message). `home`
+ * (a test's work directory) holds Helm's configuration, data and caches and the Kubernetes
+ * client's discovery cache: none of the machine's leaks in, nothing stays behind.
+ */
+export async function helm(binary: string, args: string[], home: string): Promise<HelmResult> {
   try {
     const { stdout, stderr } = await run(binary, args, {
       encoding: 'utf8',
       maxBuffer: 16 * 1024 * 1024,
       env: {
         PATH: process.env.PATH,
-        HOME: helmHome, // the Kubernetes client's discovery cache (~/.kube/cache) goes there too
-        HELM_CONFIG_HOME: join(helmHome, 'config'),
-        HELM_DATA_HOME: join(helmHome, 'data'),
-        HELM_CACHE_HOME: join(helmHome, 'cache'),
+        HOME: home, // ~/.kube/cache
+        HELM_CONFIG_HOME: join(home, 'helm', 'config'),
+        HELM_DATA_HOME: join(home, 'helm', 'data'),
+        HELM_CACHE_HOME: join(home, 'helm', 'cache'),
       },
     });
     return { code: 0, stdout, stderr };
