@@ -14,6 +14,8 @@ export function buildProgram(): Command {
     )
     .version(packageVersion(), '-V, --version', 'print the docsnap version')
     .showHelpAfterError()
+    // Options of the program come before the command, so a command may have its own --version.
+    .enablePositionalOptions()
     .configureHelp({ sortSubcommands: true })
     .addCommand(exportCommand())
     .addCommand(apiCommand())

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import {
+  chmodSync,
   createWriteStream,
   existsSync,
   mkdirSync,
@@ -210,6 +211,8 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     if (target) {
       await materialize(outDir, held);
       rmSync(target, { recursive: true, force: true });
+      // The staging folder was made private (mkdtemp); the site is for a web server to read.
+      chmodSync(outDir, 0o755);
       renameSync(outDir, target);
     }
     report({ phase: 'done', progress: 100, pageCount, renderedPages: pageCount }, true);

@@ -19,6 +19,8 @@ interface Representation {
   size: number;
   etag: string;
   encoding?: 'br' | 'gzip';
+  /** Response headers but Content-Length, built on first use. */
+  headers?: string[];
 }
 
 interface ServedFile {
@@ -86,6 +88,11 @@ export class ServedSite {
     return this.files.get('404.html');
   }
 
+  /** The bytes of a representation when they are in memory already. */
+  held(representation: Representation): Buffer | undefined {
+    return this.memory.get(representation.path);
+  }
+
   /** A small file's bytes from memory, read once; undefined for files streamed from disk. */
   async body(representation: Representation): Promise<Buffer | undefined> {
     const cached = this.memory.get(representation.path);
@@ -113,6 +120,7 @@ export class SiteHandler {
   unavailable = 'the site is starting: no bundle has been verified yet';
   private readonly security: Array<[string, string]>;
   private readonly onResponse: (status: number) => void;
+  private readonly acceptedEncodings = new Map<string, Set<string>>();
 
   constructor(settings: SiteHeaderSettings, onResponse: (status: number) => void = () => {}) {
     this.security = securityHeaders(settings);
@@ -120,72 +128,121 @@ export class SiteHandler {
   }
 
   readonly handle = (request: IncomingMessage, response: ServerResponse): void => {
-    this.respond(request, response).catch(() => {
-      if (!response.headersSent) this.plain(response, 500, 'internal error');
-      else response.destroy();
-    });
+    try {
+      this.respond(request, response);
+    } catch {
+      this.failed(response);
+    }
   };
 
-  private async respond(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /**
+   * The common case, a whole file held in memory, is answered right here with headers built once
+   * per file; anything else (a first read, a range, a large file) takes the slower path.
+   */
+  private respond(request: IncomingMessage, response: ServerResponse): void {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.setHeader('Allow', 'GET, HEAD');
       return this.plain(response, 405, 'method not allowed');
     }
     const site = this.site;
     if (!site) return this.plain(response, 503, this.unavailable);
-    site.inFlight++;
-    response.once('close', () => site.inFlight--);
     const path = requestPath(request.url ?? '/');
     if (path === undefined) return this.plain(response, 400, 'bad request path');
     const file = site.resolve(path);
-    if (!file) return this.notFound(site, request, response);
-
+    if (!file) {
+      this.notFound(site, request, response).catch(() => this.failed(response));
+      return;
+    }
     const range = request.headers.range;
-    const representation = range ? file.identity : chooseEncoding(file, request.headers['accept-encoding']);
-    const headers: Array<[string, string]> = [
-      ...this.security,
-      ['Content-Type', file.type],
-      ['Cache-Control', file.cacheControl],
-      ['ETag', representation.etag],
-      ['Last-Modified', site.lastModified],
-      ['Vary', 'Accept-Encoding'],
-    ];
-    if (representation.encoding) headers.push(['Content-Encoding', representation.encoding]);
+    const representation = range
+      ? file.identity
+      : this.chooseEncoding(file, request.headers['accept-encoding']);
+    const headers = this.headersOf(site, file, representation);
     if (notModified(request, representation.etag, site.lastModified))
       return this.send(response, 304, headers);
+    const held = range ? undefined : site.held(representation);
+    if (held)
+      return this.send(response, 200, headers, request.method === 'HEAD' ? undefined : held, held.length);
+    // From disk: the version's files must stay until this response is sent.
+    site.inFlight++;
+    response.once('close', () => site.inFlight--);
+    this.fromDisk(site, request, response, representation, headers).catch(() => this.failed(response));
+  }
 
+  private async fromDisk(
+    site: ServedSite,
+    request: IncomingMessage,
+    response: ServerResponse,
+    representation: Representation,
+    headers: string[],
+  ): Promise<void> {
     const body = await site.body(representation);
     const size = body?.length ?? representation.size;
-    headers.push(['Accept-Ranges', 'bytes']);
+    const range = request.headers.range;
     let status = 200;
     let start = 0;
     let end = size - 1;
+    let extra: string[] = [];
     if (range && ifRangeHolds(request, representation.etag)) {
       const parsed = parseRange(range, size);
-      if (parsed === 'unsatisfiable') {
-        headers.push(['Content-Range', `bytes */${size}`]);
-        return this.send(response, 416, headers);
-      }
+      if (parsed === 'unsatisfiable')
+        return this.send(response, 416, [...headers, 'Content-Range', `bytes */${size}`]);
       if (parsed) {
         [start, end] = parsed;
         status = 206;
-        headers.push(['Content-Range', `bytes ${start}-${end}/${size}`]);
+        extra = ['Content-Range', `bytes ${start}-${end}/${size}`];
       }
     }
-    headers.push(['Content-Length', String(Math.max(0, end - start + 1))]);
-    if (request.method === 'HEAD') return this.send(response, status, headers);
+    const length = Math.max(0, end - start + 1);
+    if (request.method === 'HEAD')
+      return this.send(response, status, [...headers, ...extra], undefined, length);
     if (body)
-      return this.send(
-        response,
-        status,
-        headers,
-        start === 0 && end === size - 1 ? body : body.subarray(start, end + 1),
-      );
-    response.writeHead(status, headers.flat());
+      return this.send(response, status, [...headers, ...extra], body.subarray(start, end + 1), length);
+    response.writeHead(status, [...headers, ...extra, 'Content-Length', String(length)]);
     this.onResponse(status);
     createReadStream(representation.path, { start, end })
       .on('error', () => response.destroy())
       .pipe(response);
+  }
+
+  /** The headers of a file's representation, built on first use and kept with it. */
+  private headersOf(site: ServedSite, file: ServedFile, representation: Representation): string[] {
+    if (representation.headers) return representation.headers;
+    representation.headers = [
+      ...this.security.flat(),
+      'Content-Type',
+      file.type,
+      'Cache-Control',
+      file.cacheControl,
+      'ETag',
+      representation.etag,
+      'Last-Modified',
+      site.lastModified,
+      'Vary',
+      'Accept-Encoding',
+      'Accept-Ranges',
+      'bytes',
+      ...(representation.encoding ? ['Content-Encoding', representation.encoding] : []),
+    ];
+    return representation.headers;
+  }
+
+  /** Brotli, then gzip, when the client takes it and the file has it; the client's header parsed once per distinct value. */
+  private chooseEncoding(file: ServedFile, acceptEncoding: string | undefined): Representation {
+    if (!acceptEncoding || (!file.br && !file.gzip)) return file.identity;
+    let accepted = this.acceptedEncodings.get(acceptEncoding);
+    if (!accepted) {
+      accepted = parseAcceptEncoding(acceptEncoding);
+      if (this.acceptedEncodings.size < 256) this.acceptedEncodings.set(acceptEncoding, accepted);
+    }
+    if (file.br && accepted.has('br')) return file.br;
+    if (file.gzip && accepted.has('gzip')) return file.gzip;
+    return file.identity;
+  }
+
+  private failed(response: ServerResponse): void {
+    if (!response.headersSent) this.plain(response, 500, 'internal error');
+    else response.destroy();
   }
 
   private async notFound(
@@ -196,47 +253,48 @@ export class SiteHandler {
     const page = site.notFoundPage();
     if (!page) return this.plain(response, 404, 'not found');
     const body = (await site.body(page.identity)) ?? Buffer.alloc(0);
-    const headers: Array<[string, string]> = [
-      ...this.security,
-      ['Content-Type', page.type],
-      ['Cache-Control', 'no-cache'],
-      ['Content-Length', String(body.length)],
-    ];
-    return this.send(response, 404, headers, request.method === 'HEAD' ? undefined : body);
+    const headers = [...this.security.flat(), 'Content-Type', page.type, 'Cache-Control', 'no-cache'];
+    return this.send(response, 404, headers, request.method === 'HEAD' ? undefined : body, body.length);
   }
 
   private plain(response: ServerResponse, status: number, message: string): void {
     const body = Buffer.from(`${message}\n`);
-    this.send(
-      response,
-      status,
-      [
-        ...this.security,
-        ['Content-Type', 'text/plain; charset=utf-8'],
-        ['Cache-Control', 'no-store'],
-        ['Content-Length', String(body.length)],
-      ],
-      body,
-    );
+    const headers = [
+      ...this.security.flat(),
+      'Content-Type',
+      'text/plain; charset=utf-8',
+      'Cache-Control',
+      'no-store',
+    ];
+    this.send(response, status, headers, body, body.length);
   }
 
   private send(
     response: ServerResponse,
     status: number,
-    headers: Array<[string, string]>,
+    headers: string[],
     body?: Buffer,
+    length?: number,
   ): void {
-    response.writeHead(status, headers.flat());
+    response.writeHead(
+      status,
+      length === undefined ? headers : [...headers, 'Content-Length', String(length)],
+    );
     response.end(body);
     this.onResponse(status);
   }
 }
+
+const PLAIN_PATH = /^\/[A-Za-z0-9_.~/-]*$/;
+const DOT_SEGMENT = /(^|\/)\.{1,2}(\/|$)/;
 
 /**
  * The decoded path of a request, or undefined when it is malformed or tries to leave the site:
  * `..` in any encoding, backslashes, NUL. Query strings and fragments are ignored.
  */
 export function requestPath(url: string): string | undefined {
+  // Plain paths (no escapes, query, dot segments or doubled slashes) need no decoding.
+  if (PLAIN_PATH.test(url) && !DOT_SEGMENT.test(url) && !url.includes('//')) return url;
   const raw = url.split(/[?#]/, 1)[0] ?? '/';
   if (!raw.startsWith('/')) return undefined;
   let path: string;
@@ -250,18 +308,14 @@ export function requestPath(url: string): string | undefined {
   return path.replace(/\/{2,}/g, '/');
 }
 
-function chooseEncoding(file: ServedFile, acceptEncoding: string | undefined): Representation {
-  if (!acceptEncoding) return file.identity;
-  const accepted = new Set(
-    acceptEncoding
+function parseAcceptEncoding(header: string): Set<string> {
+  return new Set(
+    header
       .split(',')
       .map((part) => part.trim().split(';'))
       .filter(([, q]) => !q || Number(q.trim().replace(/^q=/, '')) > 0)
-      .map(([name]) => name?.trim().toLowerCase()),
+      .map(([name]) => (name ?? '').trim().toLowerCase()),
   );
-  if (file.br && accepted.has('br')) return file.br;
-  if (file.gzip && accepted.has('gzip')) return file.gzip;
-  return file.identity;
 }
 
 function notModified(request: IncomingMessage, etag: string, lastModified: string): boolean {

@@ -278,11 +278,15 @@ describe('docsnap serve refuses unsafe or wrong archives, and keeps serving the 
       `staticExport: { enabled: true, bundleUrl: "${link}", version: "${version}" }\n`,
     );
     renameSync(`${mountFile}.tmp`, mountFile);
-    // Done when the server has either refused this version or swapped it in.
-    const outcomes = () =>
-      (server.log.text.match(/bundle refused or unavailable|"msg":"version active"/g) ?? []).length;
-    const before = outcomes();
-    for (const started = Date.now(); outcomes() === before && Date.now() - started < 20_000; )
+    // Done when the server has either refused this version or swapped it in (retries of earlier
+    // versions log too: look for this one).
+    const decided = () =>
+      server.log.text
+        .split('\n')
+        .some(
+          (line) => line.includes(`"version":"${version}"`) && /bundle refused|"version active"/.test(line),
+        );
+    for (const started = Date.now(); !decided() && Date.now() - started < 20_000; )
       await new Promise((r) => setTimeout(r, 50));
     await server.settled();
   };
