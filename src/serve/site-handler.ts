@@ -142,12 +142,19 @@ export class SiteHandler {
   private respond(request: IncomingMessage, response: ServerResponse): void {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.setHeader('Allow', 'GET, HEAD');
-      return this.plain(response, 405, 'method not allowed');
+      this.plain(response, 405, 'method not allowed');
+      return;
     }
     const site = this.site;
-    if (!site) return this.plain(response, 503, this.unavailable);
+    if (!site) {
+      this.plain(response, 503, this.unavailable);
+      return;
+    }
     const path = requestPath(request.url ?? '/');
-    if (path === undefined) return this.plain(response, 400, 'bad request path');
+    if (path === undefined) {
+      this.plain(response, 400, 'bad request path');
+      return;
+    }
     const file = site.resolve(path);
     if (!file) {
       this.notFound(site, request, response).catch(() => this.failed(response));
@@ -158,11 +165,15 @@ export class SiteHandler {
       ? file.identity
       : this.chooseEncoding(file, request.headers['accept-encoding']);
     const headers = this.headersOf(site, file, representation);
-    if (notModified(request, representation.etag, site.lastModified))
-      return this.send(response, 304, headers);
+    if (notModified(request, representation.etag, site.lastModified)) {
+      this.send(response, 304, headers);
+      return;
+    }
     const held = range ? undefined : site.held(representation);
-    if (held)
-      return this.send(response, 200, headers, request.method === 'HEAD' ? undefined : held, held.length);
+    if (held) {
+      this.send(response, 200, headers, request.method === 'HEAD' ? undefined : held, held.length);
+      return;
+    }
     // From disk: the version's files must stay until this response is sent.
     site.inFlight++;
     response.once('close', () => site.inFlight--);
