@@ -1,41 +1,14 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSite } from '../../../src/export/pipeline.ts';
+import { launchChromium, serveSite } from '../browser-harness.ts';
 import { docsRepo, page, tempDir } from '../fixtures.ts';
 import { BENIGN_ICON, MALICIOUS, SVG } from './svg-fixtures.ts';
 
 /** Finding: a repository's SVG, opened on its own, ran script on the exported site's origin. */
-
-const CHROMIUM = '/usr/bin/chromium';
-
-/** A plain static file server on loopback, with the content types a static host gives these files. */
-async function serveDirectory(dir: string): Promise<{ base: string; close: () => Promise<void> }> {
-  const types: Record<string, string> = {
-    '.html': 'text/html',
-    '.css': 'text/css',
-    '.js': 'text/javascript',
-    '.svg': 'image/svg+xml',
-  };
-  const server = createServer((req, res) => {
-    const file = join(dir, normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
-    if (!file.startsWith(dir) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** Every way the attacks call out: a dialog, a console message, a request. */
 const LOUD = `<svg ${SVG} onload="alert('onload')" width="40" height="40">
@@ -46,7 +19,7 @@ const LOUD = `<svg ${SVG} onload="alert('onload')" width="40" height="40">
 let browser: Browser;
 let source: string;
 let outDir: string;
-let http: { base: string; close: () => Promise<void> };
+let http: { base: string; server: Server };
 
 beforeAll(async () => {
   const files: Record<string, string | object> = {
@@ -63,23 +36,13 @@ beforeAll(async () => {
   source = docsRepo(files);
   outDir = join(tempDir(), 'site');
   await exportSite({ source, outDir, options: { deployment: 'air-gapped' } });
-  http = await serveDirectory(outDir);
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  http = await serveSite(outDir);
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await http?.close();
+  http?.server.close();
 });
 
 /**
