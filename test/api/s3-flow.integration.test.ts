@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tempDir } from '../export/fixtures.ts';
+import { createBucket } from '../harness/s3.ts';
 import { call, startTestApi, type TestApi, waitForJob } from './helpers.ts';
 
 describe('docsnap api with the S3 store (versitygw)', () => {
@@ -12,14 +12,7 @@ describe('docsnap api with the S3 store (versitygw)', () => {
   let api: TestApi;
 
   beforeAll(async () => {
-    const client = new S3Client({
-      endpoint: s3.endpoint,
-      region: s3.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    });
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
-    client.destroy();
+    await createBucket(s3, bucket);
     // Credentials reach the store the way they do in production: from the environment.
     process.env.AWS_ACCESS_KEY_ID = s3.accessKeyId;
     process.env.AWS_SECRET_ACCESS_KEY = s3.secretAccessKey;

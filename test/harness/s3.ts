@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { freePort, type ManagedProcess, makeWorkDir, startProcess, waitFor } from './processes.ts';
 
 /** What tests need to reach the S3 server; plain data so it can cross from global setup to workers. */
@@ -72,5 +73,25 @@ export class S3Server {
   async stop(): Promise<void> {
     await this.process.stop();
     rmSync(this.workDir, { recursive: true, force: true });
+  }
+}
+
+/** An S3 client of the test server, as the test's admin. */
+export function s3Client(s3: S3Connection): S3Client {
+  return new S3Client({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+  });
+}
+
+/** Creates a bucket on the test server. */
+export async function createBucket(s3: S3Connection, bucket: string): Promise<void> {
+  const client = s3Client(s3);
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  } finally {
+    client.destroy();
   }
 }

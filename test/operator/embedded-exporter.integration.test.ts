@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { createLogger } from '../../src/api/logging.ts';
@@ -8,6 +8,7 @@ import { type RunningOperator, startOperator } from '../../src/operator/operator
 import { download, LogCapture } from '../api/helpers.ts';
 import { CORPORA, docsRepo, page } from '../export/fixtures.ts';
 import { GitServer } from '../harness/git-server.ts';
+import { s3Client as testS3Client } from '../harness/s3.ts';
 import { Cluster } from './helpers.ts';
 
 const connection = inject('kube');
@@ -70,12 +71,7 @@ function expectNoSecrets(resource: StaticExport, events: unknown[]) {
 beforeAll(async () => {
   git = await GitServer.start({ auth: GIT_USER });
   git.createRepo('docs', `${CORPORA}/mcp-docs`);
-  s3Client = new S3Client({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-  });
+  s3Client = testS3Client(s3);
   await s3Client.send(new CreateBucketCommand({ Bucket: bucket }));
   await cluster.installCrd();
   await cluster.createSecret('s3-credentials', {

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { StaticExport } from '../../src/contract/static-export.ts';
 import { OPERATOR_NODE_OPTIONS } from '../../src/operator/defaults.ts';
 import { docsRepo, page } from '../export/fixtures.ts';
 import { memoryBombRepo } from '../export/hostile/repos.ts';
+import { createBucket } from '../harness/s3.ts';
 import { Cluster, REPO } from './helpers.ts';
 
 /**
@@ -44,13 +44,7 @@ const spec = (path: string) => ({
 });
 
 beforeAll(async () => {
-  const client = new S3Client({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-  });
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  await createBucket(s3, bucket);
   await poisoned.installCrd();
   await healthy.installCrd(); // and its namespace
   for (const cluster of [poisoned, healthy])
