@@ -53,7 +53,8 @@ export function parseBody(
 ): Root {
   const markdown = file.endsWith('.md');
   checkNesting(body, file, markdown ? 'md' : 'mdx', budgets.nestingDepth);
-  if (native) return parseNative(body, file, budgets.nestingDepth);
+  const fromNative = native ? parseNative(body, file, budgets.nestingDepth) : undefined;
+  if (fromNative) return fromNative;
   const tree = parseJs(body, file, markdown);
   checkTreeDepth(tree, file, budgets.nestingDepth);
   return tree;
@@ -87,11 +88,15 @@ function parseJs(body: string, file: string, markdown: boolean): Root {
   }
 }
 
-function parseNative(body: string, file: string, nestingDepth: number): Root {
+/** The tree from markdown-rs; undefined when markdown-rs gave up on the file (see below). */
+function parseNative(body: string, file: string, nestingDepth: number): Root | undefined {
   let json: string;
   try {
     json = native?.parse(body, !file.endsWith('.md')) ?? '';
   } catch (error) {
+    // markdown-rs panics on some valid input ("* <!--\n2."); the addon catches the panic, which
+    // would abort the process, and micromark parses the file instead.
+    if ((error as Error).message.startsWith('panicked: ')) return undefined;
     // The addon reports "line:column: reason".
     const match = /^(\d+):(\d+): ([\s\S]*)$/.exec((error as Error).message);
     const line = match && Number(match[1]) > 0 ? Number(match[1]) : undefined;
