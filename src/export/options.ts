@@ -1,3 +1,4 @@
+import { type ExportBudgets, resolveBudgets } from './budgets.ts';
 import type { DeploymentKind } from './render-context.ts';
 
 /** What an export produces beyond the docs repository itself. */
@@ -13,6 +14,8 @@ export interface ExportOptions {
   /** Remote OpenAPI sources mapped to local files, for sites whose docs.json names a URL. */
   openapiOverrides?: Record<string, string>;
   features: FeatureFlags;
+  /** Limits on what one repository may make the export do (budgets.ts); the defaults where not given. */
+  budgets?: Partial<ExportBudgets>;
 }
 
 /**
@@ -42,5 +45,11 @@ export function resolveOptions(partial: ExportOptionsInput = {}): ExportOptions 
       search: partial.features?.search ?? true,
       analytics: deployment !== 'air-gapped' && (partial.features?.analytics ?? true),
     },
+    budgets: resolveBudgets(partial.budgets),
   };
+}
+
+/** The budgets of an export: its options' overrides on the defaults. */
+export function budgetsOf(options: Pick<ExportOptions, 'budgets'>): ExportBudgets {
+  return resolveBudgets(options.budgets);
 }

@@ -36,8 +36,22 @@ fn describe(message: Message) -> String {
     format!("{}: {}", place, message.reason)
 }
 
+/// Set on the error of a parse that panicked: markdown-rs has inputs it panics on ("* <!--\n2."
+/// in markdown-rs 1.0.0), and a panic crossing into Node would abort the whole process.
+const PANICKED: &str = "panicked: ";
+
 #[napi]
 pub fn parse(source: String, mdx: bool) -> Result<String> {
-    let tree: Node = markdown::to_mdast(&source, &options(mdx)).map_err(|message| Error::from_reason(describe(message)))?;
+    let parsed = std::panic::catch_unwind(|| markdown::to_mdast(&source, &options(mdx)))
+        .map_err(|panic| Error::from_reason(format!("{}{}", PANICKED, panic_text(&panic))))?;
+    let tree: Node = parsed.map_err(|message| Error::from_reason(describe(message)))?;
     serde_json::to_string(&tree).map_err(|error| Error::from_reason(error.to_string()))
+}
+
+fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|text| text.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
 }

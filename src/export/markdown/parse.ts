@@ -6,7 +6,10 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { mdxFromMarkdown } from 'mdast-util-mdx';
 import { gfm } from 'micromark-extension-gfm';
 import { mdxjs } from 'micromark-extension-mdxjs';
+import { DEFAULT_BUDGETS, type ExportBudgets, isStackOverflow } from '../budgets.ts';
 import { ExportError } from '../errors.ts';
+import { checkNesting } from './nesting.ts';
+import { checkTreeDepth } from './tree-size.ts';
 
 // Built once: the extensions are pure configuration and are reused for every page.
 const mdxOptions = { extensions: [mdxjs(), gfm()], mdastExtensions: [mdxFromMarkdown(), gfmFromMarkdown()] };
@@ -39,13 +42,30 @@ export const markdownParser: 'native' | 'js' = native ? 'native' : 'js';
 /**
  * Parses a page body (frontmatter already blanked out) into mdast: MDX for .mdx files (JSX,
  * expressions, import/export), CommonMark + GFM with raw HTML for .md files. Syntax errors become
- * an ExportError naming the file, line and column.
+ * an ExportError naming the file, line and column. Nesting deeper than the budget is refused
+ * before parsing (both parsers slow down faster than depth grows) and checked again on the tree
+ * before anything recurses through it.
  */
-export function parseBody(body: string, file: string): Root {
-  if (native) return parseNative(body, file);
+export function parseBody(
+  body: string,
+  file: string,
+  budgets: Pick<ExportBudgets, 'nestingDepth'> = DEFAULT_BUDGETS,
+): Root {
+  const markdown = file.endsWith('.md');
+  checkNesting(body, file, markdown ? 'md' : 'mdx', budgets.nestingDepth);
+  const fromNative = native ? parseNative(body, file, budgets.nestingDepth) : undefined;
+  if (fromNative) return fromNative;
+  const tree = parseJs(body, file, markdown);
+  checkTreeDepth(tree, file, budgets.nestingDepth);
+  return tree;
+}
+
+function parseJs(body: string, file: string, markdown: boolean): Root {
   try {
-    return fromMarkdown(body, file.endsWith('.md') ? mdOptions : mdxOptions);
+    return fromMarkdown(body, markdown ? mdOptions : mdxOptions);
   } catch (error) {
+    // micromark recurses on some inline nesting (emphasis) that the scan before parsing does not measure.
+    if (isStackOverflow(error)) throw ExportError.at({ file }, 'content nested too deep to be parsed');
     const e = error as {
       reason?: string;
       message: string;
@@ -68,11 +88,15 @@ export function parseBody(body: string, file: string): Root {
   }
 }
 
-function parseNative(body: string, file: string): Root {
+/** The tree from markdown-rs; undefined when markdown-rs gave up on the file (see below). */
+function parseNative(body: string, file: string, nestingDepth: number): Root | undefined {
   let json: string;
   try {
     json = native?.parse(body, !file.endsWith('.md')) ?? '';
   } catch (error) {
+    // markdown-rs panics on some valid input ("* <!--\n2."); the addon catches the panic, which
+    // would abort the process, and micromark parses the file instead.
+    if ((error as Error).message.startsWith('panicked: ')) return undefined;
     // The addon reports "line:column: reason".
     const match = /^(\d+):(\d+): ([\s\S]*)$/.exec((error as Error).message);
     const line = match && Number(match[1]) > 0 ? Number(match[1]) : undefined;
@@ -82,6 +106,7 @@ function parseNative(body: string, file: string): Root {
     ]);
   }
   const tree = JSON.parse(json) as Root;
+  checkTreeDepth(tree, file, nestingDepth);
   respreadLists(tree);
   unnestLinks(tree, false);
   return tree;

@@ -1,3 +1,4 @@
+import { OperationBudget, textWeight } from './budget.ts';
 import { isObject } from './resolve.ts';
 import {
   asSchema,
@@ -38,10 +39,14 @@ export function languageOf(contentType: string): string {
   return 'text';
 }
 
-function mediaExamples(media: ApiMediaType, mode: ExampleMode): ApiExample[] {
-  if (media.examples.length > 0) return media.examples;
+/** The examples of a media type: its own (their text counted), else one generated from its schema. */
+function mediaExamples(media: ApiMediaType, mode: ExampleMode, budget: OperationBudget): ApiExample[] {
+  if (media.examples.length > 0) {
+    for (const example of media.examples) budget.text(textWeight(example.value));
+    return media.examples;
+  }
   if (!media.schema) return [];
-  return [{ value: exampleFromSchema(media.schema, mode) }];
+  return [{ value: exampleFromSchema(media.schema, mode, () => budget.node()) }];
 }
 
 function format(value: unknown, lang: string): string {
@@ -55,7 +60,7 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-function parameterValue(parameter: ApiParameter): string | undefined {
+function parameterValue(parameter: ApiParameter, budget: OperationBudget): string | undefined {
   const explicit =
     parameter.examples[0] ?? (parameter.schema ? explicitExample(parameter.schema) : undefined);
   if (explicit !== undefined) return scalarText(explicit.value);
@@ -64,7 +69,7 @@ function parameterValue(parameter: ApiParameter): string | undefined {
   // Generated values read well for numbers, booleans and formats; a bare "string" in a URL does not.
   const types = schemaTypes(schema);
   if (types[0] === 'string' && str(schema.format) === undefined) return undefined;
-  return scalarText(exampleFromSchema(schema, 'request'));
+  return scalarText(exampleFromSchema(schema, 'request', () => budget.node()));
 }
 
 function scalarText(value: unknown): string {
@@ -104,8 +109,8 @@ function authHeaders(op: ApiOperation): {
   return out;
 }
 
-function bodyLines(media: ApiMediaType): string[] {
-  const example = mediaExamples(media, 'request')[0];
+function bodyLines(media: ApiMediaType, budget: OperationBudget): string[] {
+  const example = mediaExamples(media, 'request', budget)[0];
   const type = media.contentType.toLowerCase();
   const lines = [`--header ${shellQuote(`Content-Type: ${media.contentType}`)}`];
   if (!example) return lines;
@@ -128,12 +133,12 @@ function bodyLines(media: ApiMediaType): string[] {
 }
 
 /** A curl command for the operation: first server, example path and required query values, auth, body. */
-export function curlExample(op: ApiOperation): string {
+export function curlExample(op: ApiOperation, budget = OperationBudget.standalone(op)): string {
   const base = (op.servers[0]?.url ?? '').replace(/\/+$/, '');
   const byPath = new Map(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, p]));
   const path = op.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
     const parameter = byPath.get(name);
-    const value = parameter ? parameterValue(parameter) : undefined;
+    const value = parameter ? parameterValue(parameter, budget) : undefined;
     // curl treats {…} as a URL glob, so unknown values become <name> placeholders.
     return value === undefined ? `<${name}>` : encodeURIComponent(value);
   });
@@ -144,7 +149,7 @@ export function curlExample(op: ApiOperation): string {
   const cookies = [...auth.cookies];
   for (const parameter of op.parameters) {
     if (!parameter.required || parameter.in === 'path') continue;
-    const value = parameterValue(parameter) ?? `<${parameter.name}>`;
+    const value = parameterValue(parameter, budget) ?? `<${parameter.name}>`;
     if (parameter.in === 'query')
       query.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(value)}`);
     else if (parameter.in === 'header') headers.push(`${parameter.name}: ${value}`);
@@ -155,7 +160,7 @@ export function curlExample(op: ApiOperation): string {
   for (const header of headers) lines.push(`--header ${shellQuote(header)}`);
   if (cookies.length > 0) lines.push(`--cookie ${shellQuote(cookies.join('; '))}`);
   const media = op.requestBody ? preferredMedia(op.requestBody.content) : undefined;
-  if (media) lines.push(...bodyLines(media));
+  if (media) lines.push(...bodyLines(media, budget));
   return `curl ${lines.join(' \\\n  ')}`;
 }
 
@@ -174,8 +179,8 @@ const SAMPLE_LANGUAGES: Record<string, string> = {
 };
 
 /** The request examples: curl, then the document's own code samples (x-codeSamples). */
-export function requestSamples(op: ApiOperation): CodeSample[] {
-  const samples: CodeSample[] = [{ title: 'cURL', lang: 'bash', code: curlExample(op) }];
+export function requestSamples(op: ApiOperation, budget = OperationBudget.standalone(op)): CodeSample[] {
+  const samples: CodeSample[] = [{ title: 'cURL', lang: 'bash', code: curlExample(op, budget) }];
   for (const sample of op.codeSamples) {
     const lang = sample.lang.trim().toLowerCase();
     samples.push({
@@ -188,13 +193,13 @@ export function requestSamples(op: ApiOperation): CodeSample[] {
 }
 
 /** One example per response status (each named example of it, if there are several). */
-export function responseSamples(op: ApiOperation): ResponseSample[] {
+export function responseSamples(op: ApiOperation, budget = OperationBudget.standalone(op)): ResponseSample[] {
   const out: ResponseSample[] = [];
   for (const response of op.responses) {
     const media = preferredMedia(response.content);
     if (!media) continue;
     const lang = languageOf(media.contentType);
-    const examples = mediaExamples(media, 'response');
+    const examples = mediaExamples(media, 'response', budget);
     for (const example of examples) {
       const name = example.summary ?? example.name;
       const title = examples.length > 1 && name ? `${response.status} ${name}` : response.status;

@@ -1,3 +1,4 @@
+import { type OperationBudget, textWeight } from './budget.ts';
 import { canonical, isObject } from './resolve.ts';
 import {
   asSchema,
@@ -53,6 +54,8 @@ const MAX_FIELDS = 600;
 
 export interface ViewState {
   mode: ExampleMode;
+  /** Counts every view built for the operation (budget.ts). */
+  budget: OperationBudget;
   fields: number;
   truncated?: boolean;
   ids: Set<string>;
@@ -98,6 +101,7 @@ export function viewSchema(
   inside: ReadonlySet<object> = new Set(),
   depth = 0,
 ): SchemaView {
+  state.budget.node();
   const view: SchemaView = {
     type: typeLabel(schema, inside),
     deprecated: schema.deprecated === true,
@@ -124,6 +128,12 @@ export function viewSchema(
   if (Array.isArray(merged.enum)) view.enum = merged.enum;
   else if (merged.const !== undefined) view.enum = [merged.const];
   view.constraints = constraints(merged);
+  state.budget.text(
+    (description?.length ?? 0) +
+      (view.hasDefault ? textWeight(view.default) : 0) +
+      (Array.isArray(merged.enum) ? textWeight(merged.enum) : 0) +
+      view.constraints.reduce((sum, text) => sum + text.length, 0),
+  );
   if (merged.deprecated === true) view.deprecated = true;
   if (inside.has(canonical(schema))) {
     view.note = {

@@ -1,7 +1,8 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { lineAndColumn } from '../errors.ts';
+import { isStackOverflow } from '../budgets.ts';
+import { ExportError, lineAndColumn } from '../errors.ts';
 
 /** A problem with an OpenAPI file; `file` is the name as the site wrote it. */
 export class OpenApiError extends Error {
@@ -117,6 +118,8 @@ export function parseDocumentText(text: string, path: string, display: string): 
   try {
     return parseYaml(source, { merge: true, prettyErrors: true });
   } catch (error) {
+    // The YAML parser recurses per level of nesting.
+    if (isStackOverflow(error)) throw ExportError.at({ file: display }, 'YAML nested too deep to be read');
     if (error instanceof YAMLParseError) {
       const pos = error.linePos?.[0];
       const location = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
@@ -126,6 +129,23 @@ export function parseDocumentText(text: string, path: string, display: string): 
     const message = error instanceof Error ? error.message : String(error);
     throw new OpenApiError(display, `OpenAPI file "${display}": invalid YAML: ${message}`);
   }
+}
+
+/**
+ * How deeply objects and arrays nest in a parsed document, walked without recursion (it may be
+ * deeper than the call stack). Before `$ref` resolution a document is a tree (YAML aliases may
+ * share nodes; the YAML parser bounds how much they expand).
+ */
+export function documentDepth(document: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[document, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 export async function readDocument(real: string, display: string): Promise<unknown> {

@@ -2,6 +2,8 @@
  * Static API reference pages from OpenAPI 3.x: parse the page's operation reference, load the
  * repository's spec (never over the network), find the operation, render it as hast and Markdown.
  */
+
+export { OperationBudget } from './budget.ts';
 export {
   type CodeSample,
   curlExample,

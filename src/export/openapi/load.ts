@@ -1,16 +1,25 @@
 import { realpath } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
+import { DEFAULT_BUDGETS, overBudget } from '../budgets.ts';
 import { type FileStamp, isUrl, OpenApiError, readDocument, resolveRepoFile, stampOf } from './files.ts';
-import { isObject, resolveDocument } from './resolve.ts';
+import { isObject, type ResolveResult, resolveDocument } from './resolve.ts';
 import type { OpenApiSpec } from './types.ts';
 
 export interface LoadOpenApiOptions {
   /** The documentation repository; the file is resolved inside it and nothing outside is read. */
   repoRoot: string;
+  /** Nesting allowed in the file and the files it references (budgets.documentDepth). */
+  maxDepth?: number;
+}
+
+interface Loaded {
+  spec: OpenApiSpec;
+  stamps: FileStamp[];
+  deepest: ResolveResult['deepest'];
 }
 
 interface CacheEntry {
-  promise: Promise<{ spec: OpenApiSpec; stamps: FileStamp[] }>;
+  promise: Promise<Loaded>;
 }
 
 // Every page of an API tab names the same file, so a spec is read and resolved once. Entries are
@@ -36,7 +45,8 @@ async function unchanged(stamps: FileStamp[]): Promise<boolean> {
  * Reads an OpenAPI 3.x file (JSON or YAML) from the repository and resolves its `$ref`s.
  * `file` is relative to the repository root ("openapi.json", "/specs/api.yaml"). Throws an
  * OpenApiError naming the file for a remote URL (never fetched), a path outside the repository,
- * invalid JSON/YAML, or a document that is not OpenAPI 3.x.
+ * invalid JSON/YAML, or a document that is not OpenAPI 3.x; an ExportError for one nested deeper
+ * than `options.maxDepth`.
  */
 export async function loadOpenApi(file: string, options: LoadOpenApiOptions): Promise<OpenApiSpec> {
   // A URL is refused before touching the file system, let alone the network.
@@ -46,12 +56,13 @@ export async function loadOpenApi(file: string, options: LoadOpenApiOptions): Pr
   for (;;) {
     const entry = cache.get(real);
     if (!entry) break;
+    let loaded: Loaded | undefined;
     try {
-      const loaded = await entry.promise;
-      if (await unchanged(loaded.stamps)) return loaded.spec;
+      loaded = await entry.promise;
     } catch {
       // A failed load is not kept: the next call reads the (maybe fixed) file again.
     }
+    if (loaded && (await unchanged(loaded.stamps))) return checked(loaded, options);
     if (cache.get(real) === entry) cache.delete(real);
   }
   const promise = load(root, real, stamp, file);
@@ -60,15 +71,27 @@ export async function loadOpenApi(file: string, options: LoadOpenApiOptions): Pr
   promise.catch(() => {
     if (cache.get(real)?.promise === promise) cache.delete(real);
   });
-  return (await promise).spec;
+  return checked(await promise, options);
 }
 
-async function load(
-  root: string,
-  real: string,
-  stamp: FileStamp,
-  file: string,
-): Promise<{ spec: OpenApiSpec; stamps: FileStamp[] }> {
+/**
+ * The spec, if its files nest no deeper than the export allows: renderers recurse through
+ * schemas and examples. Checked on every call, as one cached spec may serve exports with
+ * different budgets.
+ */
+function checked(loaded: Loaded, options: LoadOpenApiOptions): OpenApiSpec {
+  const limit = options.maxDepth ?? DEFAULT_BUDGETS.documentDepth;
+  const { file, depth } = loaded.deepest;
+  if (depth > limit)
+    throw overBudget(
+      { file },
+      `objects and arrays nested ${depth} deep exceed the limit of ${limit}`,
+      'documentDepth',
+    );
+  return loaded.spec;
+}
+
+async function load(root: string, real: string, stamp: FileStamp, file: string): Promise<Loaded> {
   const doc = await readDocument(real, file);
   checkVersion(doc, file);
   const resolved = await resolveDocument(root, real, doc, stamp);
@@ -81,7 +104,7 @@ async function load(
     document,
     warnings: resolved.warnings,
   };
-  return { spec, stamps: resolved.stamps };
+  return { spec, stamps: resolved.stamps, deepest: resolved.deepest };
 }
 
 function checkVersion(doc: unknown, file: string): asserts doc is Record<string, unknown> {

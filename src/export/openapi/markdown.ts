@@ -7,6 +7,7 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type { RenderContext } from '../render-context.ts';
 import { isAllowedUrl } from '../url-policy.ts';
+import type { OperationBudget } from './budget.ts';
 
 /**
  * Descriptions in OpenAPI documents are CommonMark (+GFM). They are rendered without raw HTML
@@ -21,11 +22,13 @@ const parser = unified().use(remarkParse).use(remarkGfm).freeze();
 const MAX_CACHED = 4096;
 const parsed = new Map<string, MdastRoot>();
 
-function parse(markdown: string): MdastRoot {
+function parse(markdown: string, budget: OperationBudget): MdastRoot {
   let tree = parsed.get(markdown);
   if (!tree) {
     if (parsed.size >= MAX_CACHED) parsed.clear();
+    budget.checkDescription(markdown);
     tree = parser.parse(markdown);
+    budget.checkDescriptionTree(tree);
     parsed.set(markdown, tree);
   }
   return tree;
@@ -51,7 +54,7 @@ function isExternal(url: string): boolean {
  * The Markdown source with its raw HTML cut out, for the .md copy: the same content policy as
  * the HTML page, without re-serializing (and so reformatting) the author's Markdown.
  */
-export function stripRawHtml(markdown: string): string {
+export function stripRawHtml(markdown: string, budget: OperationBudget): string {
   if (!markdown.includes('<')) return markdown.trim();
   const ranges: [number, number][] = [];
   const visit = (node: MdastNodes) => {
@@ -64,7 +67,7 @@ export function stripRawHtml(markdown: string): string {
     }
     if ('children' in node) for (const child of node.children) visit(child);
   };
-  visit(parse(markdown));
+  visit(parse(markdown, budget));
   let out = markdown;
   for (const [start, end] of ranges.reverse()) out = out.slice(0, start) + out.slice(end);
   return out.replace(/\n{3,}/g, '\n\n').trim();
@@ -84,6 +87,8 @@ export interface DescriptionOptions {
   headingLevel?: number;
   /** Prefix for footnote ids, unique per description on a page. */
   idPrefix: string;
+  /** The operation's budget: a description is checked for nesting before it is parsed. */
+  budget: OperationBudget;
 }
 
 export function renderDescription(
@@ -93,7 +98,7 @@ export function renderDescription(
 ): ElementContent[] {
   const plain = plainParagraphs(markdown);
   if (plain) return plain;
-  const mdast = parse(markdown);
+  const mdast = parse(markdown, options.budget);
   const root = toHast(mdast, {
     clobberPrefix: `${options.idPrefix}-`,
     footnoteLabelTagName: 'p',

@@ -1,3 +1,4 @@
+import { OperationBudget, operationText } from './budget.ts';
 import { LOCATION_TITLES, sameAsStatus, securitySummary, statusText } from './describe.ts';
 import { type CodeSample, requestSamples, responseSamples } from './examples.ts';
 import {
@@ -39,10 +40,11 @@ function indent(text: string, spaces: number): string {
 }
 
 /** Lines describing one schema below its head line: description, default, values, nested fields. */
-function details(view: SchemaView, level: number, describe = true): string[] {
+function details(view: SchemaView, level: number, budget: OperationBudget, describe = true): string[] {
   const lines: string[] = [];
   const pad = ' '.repeat(level * 2);
-  if (describe && view.description?.trim()) lines.push(indent(stripRawHtml(view.description), level * 2));
+  if (describe && view.description?.trim())
+    lines.push(indent(stripRawHtml(view.description, budget), level * 2));
   const facts: string[] = [];
   if (view.hasDefault) facts.push(`Default: ${code(literal(view.default))}`);
   if (view.enum && view.enum.length > 0) {
@@ -52,20 +54,20 @@ function details(view: SchemaView, level: number, describe = true): string[] {
   }
   if (view.constraints.length > 0) facts.push(`Constraints: ${view.constraints.map(code).join(', ')}`);
   if (facts.length > 0) lines.push(`${pad}${facts.join('. ')}.`);
-  for (const field of view.fields) lines.push(...fieldLines(field, level));
+  for (const field of view.fields) lines.push(...fieldLines(field, level, budget));
   if (view.variants.length > 0) {
     lines.push(`${pad}${view.variantKind === 'anyOf' ? 'Any of' : 'One of'}:`);
     for (const variant of view.variants) {
       const type = variant.type !== variant.label ? ` (${variant.type})` : '';
       lines.push(`${pad}- **${variant.label}**${type}`);
-      lines.push(...details(variant, level + 1));
+      lines.push(...details(variant, level + 1, budget));
     }
   }
   if (view.note) lines.push(`${pad}*${view.note.text}*`);
   return lines;
 }
 
-function fieldLines(field: FieldView, level: number): string[] {
+function fieldLines(field: FieldView, level: number, budget: OperationBudget): string[] {
   const pad = ' '.repeat(level * 2);
   const tags = [field.type];
   if (field.required) tags.push('required');
@@ -73,14 +75,14 @@ function fieldLines(field: FieldView, level: number): string[] {
   if (field.readOnly) tags.push('read-only');
   if (field.writeOnly) tags.push('write-only');
   // The description's first paragraph continues the item's line; later ones are indented under it.
-  const [first = '', ...rest] = stripRawHtml(field.description ?? '').split(/\n\s*\n/);
+  const [first = '', ...rest] = stripRawHtml(field.description ?? '', budget).split(/\n\s*\n/);
   const head = `${pad}- ${code(field.name)} (${tags.join(', ')})${first ? `: ${first.replace(/\n/g, ' ')}` : ''}`;
   const more = rest.flatMap((paragraph) => ['', indent(paragraph, (level + 1) * 2)]);
-  return [head, ...more, ...details(field, level + 1, false)];
+  return [head, ...more, ...details(field, level + 1, budget, false)];
 }
 
-function newState(): ViewState {
-  return { mode: 'request', fields: 0, ids: new Set() };
+function newState(budget: OperationBudget): ViewState {
+  return { mode: 'request', fields: 0, ids: new Set(), budget };
 }
 
 function parameterView(parameter: ApiParameter, state: ViewState): FieldView {
@@ -104,17 +106,19 @@ function media(media: ApiMediaType, state: ViewState): string[] {
   state.truncated = false;
   const view = viewSchema(media.schema, state, 'm');
   lines.push(`Schema: ${code(view.type)}`, '');
-  const body = details(view, 0);
+  const body = details(view, 0, state.budget);
   if (body.length > 0) lines.push(...body, '');
   return lines;
 }
 
-export function operationMarkdown(op: ApiOperation): string {
+/** The operation as Markdown; `budget` bounds it as it does renderOperation. */
+export function operationMarkdown(op: ApiOperation, budget = OperationBudget.standalone(op)): string {
+  budget.text(operationText(op));
   const out: string[] = [];
   const server = op.servers[0]?.url.replace(/\/+$/, '') ?? '';
   out.push(`**${op.method}** ${code(`${server}${op.path}`)}`, '');
   if (op.deprecated) out.push('**Deprecated:** this endpoint is deprecated.', '');
-  if (op.description?.trim()) out.push(stripRawHtml(op.description), '');
+  if (op.description?.trim()) out.push(stripRawHtml(op.description, budget), '');
 
   if (op.security.length > 0) {
     out.push('## Authorization', '');
@@ -126,20 +130,20 @@ export function operationMarkdown(op: ApiOperation): string {
         const summary = securitySummary(scheme);
         const scopes = scheme.scopes.length > 0 ? ` Scopes: ${scheme.scopes.map(code).join(', ')}.` : '';
         out.push(`- ${summary.text}${summary.code ? `: ${code(summary.code)}` : ''}.${scopes}`);
-        if (scheme.description?.trim()) out.push(indent(stripRawHtml(scheme.description), 2));
+        if (scheme.description?.trim()) out.push(indent(stripRawHtml(scheme.description, budget), 2));
       }
       out.push('');
     }
   }
 
-  const state = newState();
+  const state = newState(budget);
   if (op.parameters.length > 0) {
     out.push('## Parameters', '');
     for (const location of ['path', 'query', 'header', 'cookie'] as const) {
       const parameters = op.parameters.filter((p) => p.in === location);
       if (parameters.length === 0) continue;
       out.push(`### ${LOCATION_TITLES[location]}`, '');
-      for (const parameter of parameters) out.push(...fieldLines(parameterView(parameter, state), 0));
+      for (const parameter of parameters) out.push(...fieldLines(parameterView(parameter, state), 0, budget));
       out.push('');
     }
   }
@@ -147,7 +151,7 @@ export function operationMarkdown(op: ApiOperation): string {
   if (op.requestBody) {
     out.push('## Request body', '');
     if (op.requestBody.required) out.push('Required.', '');
-    if (op.requestBody.description?.trim()) out.push(stripRawHtml(op.requestBody.description), '');
+    if (op.requestBody.description?.trim()) out.push(stripRawHtml(op.requestBody.description, budget), '');
     for (const m of op.requestBody.content) out.push(...media(m, state));
   }
 
@@ -158,7 +162,7 @@ export function operationMarkdown(op: ApiOperation): string {
       const text = statusText(response.status);
       out.push(`### ${response.status}${text ? ` ${text}` : ''}`, '');
       if (response.description?.trim() && !sameAsStatus(response.description, text)) {
-        out.push(stripRawHtml(response.description), '');
+        out.push(stripRawHtml(response.description, budget), '');
       }
       for (const m of response.content) out.push(...media(m, state));
       if (response.headers.length > 0) {
@@ -167,7 +171,7 @@ export function operationMarkdown(op: ApiOperation): string {
           const tags = [header.schema ? viewSchema(header.schema, state, 'h').type : 'string'];
           if (header.required) tags.push('required');
           out.push(
-            `- ${code(header.name)} (${tags.join(', ')})${header.description ? `: ${stripRawHtml(header.description)}` : ''}`,
+            `- ${code(header.name)} (${tags.join(', ')})${header.description ? `: ${stripRawHtml(header.description, budget)}` : ''}`,
           );
         }
         out.push('');
@@ -176,8 +180,8 @@ export function operationMarkdown(op: ApiOperation): string {
   }
 
   out.push('## Examples', '', '### Request', '');
-  for (const sample of requestSamples(op)) out.push(fenced(sample), '');
-  const responses = responseSamples(op);
+  for (const sample of requestSamples(op, budget)) out.push(fenced(sample), '');
+  const responses = responseSamples(op, budget);
   if (responses.length > 0) {
     out.push('### Response', '');
     for (const sample of responses) out.push(fenced(sample), '');

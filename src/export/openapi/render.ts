@@ -1,6 +1,7 @@
 import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
 import type { RenderContext } from '../render-context.ts';
+import { OperationBudget, operationText } from './budget.ts';
 import { LOCATION_TITLES, sameAsStatus, securitySummary, statusClass, statusText } from './describe.ts';
 import { requestSamples, responseSamples } from './examples.ts';
 import {
@@ -46,6 +47,7 @@ function description(
   if (!markdown?.trim()) return [];
   state.descriptions++;
   const content = renderDescription(markdown, state.ctx, {
+    budget: state.budget,
     idPrefix: `ds-api-d${state.descriptions}`,
     ...(headingLevel !== undefined ? { headingLevel } : {}),
   });
@@ -338,9 +340,9 @@ function responsesSection(op: ApiOperation, state: RenderState): Element | undef
 function examplesSection(op: ApiOperation, state: RenderState): Element {
   const { ctx } = state;
   const content: ElementContent[] = [subheading(state, 'api-request-example', 'Request')];
-  for (const sample of requestSamples(op))
+  for (const sample of requestSamples(op, state.budget))
     content.push(ctx.codeBlock(sample.code, sample.lang, sample.title));
-  const responses = responseSamples(op);
+  const responses = responseSamples(op, state.budget);
   if (responses.length > 0) {
     content.push(subheading(state, 'api-response-example', 'Response'));
     for (const sample of responses) content.push(ctx.codeBlock(sample.code, sample.lang, sample.title));
@@ -348,10 +350,20 @@ function examplesSection(op: ApiOperation, state: RenderState): Element {
   return section(state, 'api-examples', 'Examples', content);
 }
 
-export function renderOperation(op: ApiOperation, ctx: RenderContext): ElementContent[] {
+/**
+ * The reference of one operation as hast. `budget` bounds what it may render (budget.ts): an
+ * ExportError names the file and the operation when a document asks for more.
+ */
+export function renderOperation(
+  op: ApiOperation,
+  ctx: RenderContext,
+  budget = OperationBudget.standalone(op),
+): ElementContent[] {
   const warned = new Set<string>();
+  budget.text(operationText(op));
   const state: RenderState = {
     ctx,
+    budget,
     mode: 'request',
     fields: 0,
     ids: new Set(),

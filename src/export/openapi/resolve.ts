@@ -1,5 +1,5 @@
 import { dirname, relative, sep } from 'node:path';
-import { type FileStamp, isHttpUrl, isUrl, readDocument, resolveRepoFile } from './files.ts';
+import { documentDepth, type FileStamp, isHttpUrl, isUrl, readDocument, resolveRepoFile } from './files.ts';
 
 /**
  * `$ref` resolution, in two phases: every referenced file inside the repository is read first
@@ -73,6 +73,8 @@ export interface ResolveResult {
   document: unknown;
   warnings: string[];
   stamps: FileStamp[];
+  /** The most deeply nested of the files read, measured before resolution (budgets.documentDepth). */
+  deepest: { file: string; depth: number };
 }
 
 export async function resolveDocument(
@@ -113,6 +115,12 @@ export async function resolveDocument(
       }
       files.set(key, loaded);
     }
+  }
+
+  const deepest = { file: display(rootReal), depth: 0 };
+  for (const file of byReal.values()) {
+    const depth = documentDepth(file.doc);
+    if (depth > deepest.depth) Object.assign(deepest, { file: display(file.real), depth });
   }
 
   // Phase 2: replace references in place.
@@ -223,7 +231,7 @@ export async function resolveDocument(
   };
   for (const placeholder of pending.keys()) fill(placeholder);
 
-  return { document: rootDoc, warnings: [...warnings], stamps };
+  return { document: rootDoc, warnings: [...warnings], stamps, deepest };
 }
 
 function collectRefs(doc: unknown): Set<string> {

@@ -28,13 +28,15 @@ export function schemaName(schema: SchemaObject): string | undefined {
 }
 
 const mergedCache = new WeakMap<object, SchemaObject>();
+/** `allOf` inside `allOf` (through `$ref`s) is merged this deep; deeper parts are left as they are. */
+const MAX_MERGE_NESTING = 64;
 
 /**
  * Folds `allOf` into one schema: properties and required lists are united, the first value of
  * any other keyword wins, the schema's own keywords win over its parts.
  */
 export function mergeAllOf(schema: SchemaObject, inside: ReadonlySet<object> = new Set()): SchemaObject {
-  if (!Array.isArray(schema.allOf)) return schema;
+  if (!Array.isArray(schema.allOf) || inside.size >= MAX_MERGE_NESTING) return schema;
   const cached = mergedCache.get(schema);
   if (cached) return cached;
   const seen = new Set(inside).add(schema);
@@ -222,10 +224,11 @@ function clamp(schema: SchemaObject, value: number): number {
 /**
  * A plausible value for a schema, for request and response examples. Properties that only apply
  * in the other direction (readOnly in requests, writeOnly in responses) are left out; recursion
- * stops at a cycle or at a fixed depth, and the whole value at a fixed size.
+ * stops at a cycle or at a fixed depth, and the whole value at a fixed size. `onValue` is called
+ * for every value generated (the operation's budget counts them).
  */
-export function exampleFromSchema(schema: SchemaObject, mode: ExampleMode): unknown {
-  const budget = { nodes: 0 };
+export function exampleFromSchema(schema: SchemaObject, mode: ExampleMode, onValue?: () => void): unknown {
+  const budget = { nodes: 0, onValue };
   return generate(schema, mode, new Set(), 0, budget);
 }
 
@@ -234,9 +237,10 @@ function generate(
   mode: ExampleMode,
   inside: ReadonlySet<object>,
   depth: number,
-  budget: { nodes: number },
+  budget: { nodes: number; onValue?: () => void },
 ): unknown {
   budget.nodes++;
+  budget.onValue?.();
   if (unresolvedReason(input) !== undefined) return null;
   const schema = mergeAllOf(input, inside);
   const explicit = explicitExample(schema);

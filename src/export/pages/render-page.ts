@@ -1,6 +1,7 @@
 import type { Element, ElementContent, Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
+import { type ExportBudgets, formatBytes, isStackOverflow, overBudget } from '../budgets.ts';
 import { iconElement } from '../components/index.ts';
 import type { SourceProblem } from '../errors.ts';
 import { ExportError } from '../errors.ts';
@@ -8,12 +9,19 @@ import { codeBlock } from '../markdown/highlight.ts';
 import { parseBody } from '../markdown/parse.ts';
 import { SnippetResolver } from '../markdown/snippets.ts';
 import { mdastToHast } from '../markdown/to-hast.ts';
-import { findOperation, loadOpenApi, operationMarkdown, renderOperation } from '../openapi/index.ts';
-import type { ExportOptions } from '../options.ts';
+import {
+  findOperation,
+  loadOpenApi,
+  OperationBudget,
+  operationMarkdown,
+  renderOperation,
+} from '../openapi/index.ts';
+import { budgetsOf, type ExportOptions } from '../options.ts';
 import type { RenderContext } from '../render-context.ts';
 import type { SearchDocument } from '../search/index.ts';
 import { splitFrontmatter } from '../source/frontmatter.ts';
 import type { PageSpec, SiteModel } from '../source/load-site.ts';
+import { readPageSource } from '../source/page-source.ts';
 import { DocsRepository } from '../source/repository.ts';
 import { routeOf } from '../source/routes.ts';
 import { listedPagesPerSection, renderLayout } from '../theme/layout.ts';
@@ -41,6 +49,7 @@ export interface RenderedPage {
 export class PageRenderer {
   private readonly site: SiteModel;
   private readonly options: ExportOptions;
+  private readonly budgets: ExportBudgets;
   private readonly repo: DocsRepository;
   private readonly snippets: SnippetResolver;
   private readonly targets: LinkTargets;
@@ -49,15 +58,28 @@ export class PageRenderer {
   constructor(site: SiteModel, options: ExportOptions) {
     this.site = site;
     this.options = options;
+    this.budgets = budgetsOf(options);
     this.repo = DocsRepository.open(site.root);
-    this.snippets = new SnippetResolver(this.repo);
+    this.snippets = new SnippetResolver(this.repo, this.budgets);
     this.targets = linkTargets(site);
     this.sectionSizes = listedPagesPerSection(site);
   }
 
   async render(pageIndex: number): Promise<RenderedPage> {
     const page = this.site.pages[pageIndex] as PageSpec;
-    const file = page.source ?? this.site.config.configFile;
+    try {
+      return await this.renderPage(page, pageIndex, page.source ?? this.site.config.configFile);
+    } catch (error) {
+      // The budgets bound nesting before anything recurses; this names the file if one was missed.
+      if (isStackOverflow(error)) {
+        const file = page.source ?? page.operation?.file ?? this.site.config.configFile;
+        throw ExportError.at({ file }, 'content nested too deep to be rendered');
+      }
+      throw error;
+    }
+  }
+
+  private async renderPage(page: PageSpec, pageIndex: number, file: string): Promise<RenderedPage> {
     const warnings: SourceProblem[] = [];
     const warn = (message: string) => {
       const line = /^line (\d+): /.exec(message);
@@ -88,8 +110,9 @@ export class PageRenderer {
     const content: ElementContent[] = [];
     let markdownBody = '';
     if (page.source) {
-      const { body } = splitFrontmatter(this.repo.readText(page.source), page.source);
-      const tree = this.snippets.expand(parseBody(body, page.source), page.source, warn);
+      const text = readPageSource(this.repo, page.source, this.budgets.pageSourceBytes);
+      const { body } = splitFrontmatter(text, page.source);
+      const tree = this.snippets.expand(parseBody(body, page.source, this.budgets), page.source, warn);
       content.push(...(mdastToHast(tree, ctx, page.source).children as ElementContent[]));
       markdownBody = body.replace(/^\s*(import|export)\s.*$/gm, '').trim();
     }
@@ -120,6 +143,7 @@ export class PageRenderer {
     // Raw nodes are code blocks highlighted to HTML at build time (markdown/highlight.ts); authored
     // raw HTML never gets here (MDX drops it, .md pages parse and sanitize it first).
     const html = `<!doctype html>\n${toHtml(document, { allowDangerousHtml: true })}\n`;
+    this.checkHtmlSize(page.source ?? page.operation?.file ?? file, html);
     const header = [`# ${page.title}`, ...(page.description ? [`> ${page.description}`] : [])].join('\n\n');
     return {
       output: page.output,
@@ -137,6 +161,20 @@ export class PageRenderer {
       ids: outline.ids,
       fragmentLinks: links.fragmentLinks,
     };
+  }
+
+  /** The last of the page budgets: the rest bound what goes into a page, this what comes out. */
+  private checkHtmlSize(file: string, html: string): void {
+    const limit = this.budgets.pageHtmlBytes;
+    // A character is at least one byte: counting bytes is needed only when the length is close.
+    if (html.length * 3 <= limit) return;
+    const bytes = Buffer.byteLength(html);
+    if (bytes > limit)
+      throw overBudget(
+        { file },
+        `the page's HTML is ${formatBytes(bytes)}, past the limit of ${formatBytes(limit)}`,
+        'pageHtmlBytes',
+      );
   }
 
   /** An OpenAPI operation's reference content; a notice (and a warning) when it cannot be had offline. */
@@ -165,12 +203,20 @@ export class PageRenderer {
       );
     }
     try {
-      const spec = await loadOpenApi(operation.file, { repoRoot: this.site.root });
+      const spec = await loadOpenApi(operation.file, {
+        repoRoot: this.site.root,
+        maxDepth: this.budgets.documentDepth,
+      });
       const op = findOperation(spec, operation.method, operation.path);
       if (!op) return unavailable(`${operation.file} has no operation ${label}.`);
-      return { content: renderOperation(op, ctx), markdown: operationMarkdown(op) };
+      // The page and its Markdown copy each get the operation's budget.
+      const budget = () => new OperationBudget(spec.file, op, this.budgets);
+      return { content: renderOperation(op, ctx, budget()), markdown: operationMarkdown(op, budget()) };
     } catch (error) {
       if (error instanceof ExportError) throw error;
+      // $ref chains are followed by recursion; documentDepth bounds nesting within a file only.
+      if (isStackOverflow(error))
+        throw ExportError.at({ file: operation.file }, `${label}: schemas nested too deep to be rendered`);
       return unavailable((error as Error).message);
     }
   }

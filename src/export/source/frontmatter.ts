@@ -1,4 +1,5 @@
 import { parseDocument } from 'yaml';
+import { isStackOverflow } from '../budgets.ts';
 import { ExportError } from '../errors.ts';
 
 /** Page settings from frontmatter that docsnap uses; other keys are accepted and ignored. */
@@ -33,6 +34,9 @@ export function splitFrontmatter(text: string, file: string): { meta: PageMeta; 
   if (simple) return { meta: toMeta(simple), body: blank + source.slice(match[0].length) };
   const document = parseDocument(yamlText, { prettyErrors: true, uniqueKeys: false });
   const error = document.errors[0];
+  // The YAML parser recurses per level of nesting and reports running out of stack as an error.
+  if (isStackOverflow(error))
+    throw ExportError.at({ file, line: 2 }, 'frontmatter nested too deep to be read');
   if (error) {
     const line = (error.linePos?.[0]?.line ?? 1) + 1; // yaml counts from 1 inside the block; +1 for the opening ---
     throw new ExportError(`${file} has invalid frontmatter`, [

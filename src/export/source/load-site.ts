@@ -6,9 +6,10 @@ import {
   parseOperationRef,
   UnsupportedOperationRefError,
 } from '../openapi/index.ts';
-import type { ExportOptions } from '../options.ts';
+import { budgetsOf, type ExportOptions } from '../options.ts';
 import { type PageMeta, splitFrontmatter } from './frontmatter.ts';
 import { flattenNavigation, type NavItem, type NavSection } from './navigation.ts';
+import { readPageSource } from './page-source.ts';
 import { DEFAULT_REPOSITORY_LIMITS, DocsRepository } from './repository.ts';
 import { outputFor, routeOf, toRoute } from './routes.ts';
 import { screenSite } from './screen-site.ts';
@@ -89,6 +90,7 @@ const STATIC_EXTENSIONS = new Set(
 
 export async function loadSite(dir: string, options: ExportOptions): Promise<SiteModel> {
   const repo = DocsRepository.open(dir);
+  const budgets = budgetsOf(options);
   const warnings: SourceProblem[] = [];
   const configFile = repo.exists('docs.json')
     ? 'docs.json'
@@ -97,7 +99,9 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       : undefined;
   if (!configFile) throw new ExportError(`no docs.json (or legacy mint.json) in ${repo.root}`, []);
   const config = parseSiteConfig(parseJsonFile(repo.readText(configFile), configFile), configFile);
-  const navigation = flattenNavigation(config.navigation, configFile, config.openapi, config.name);
+  const navigation = flattenNavigation(config.navigation, configFile, config.openapi, config.name, {
+    maxDepth: budgets.navigationDepth,
+  });
 
   const refused = new Map<string, string>();
   const files = repo.listFiles(DEFAULT_REPOSITORY_LIMITS, (path, reason) => {
@@ -128,7 +132,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
   const metaOf = (path: string): PageMeta => {
     let meta = metas.get(path);
     if (!meta) {
-      meta = splitFrontmatter(repo.readText(path), path).meta;
+      meta = splitFrontmatter(readPageSource(repo, path, budgets.pageSourceBytes), path).meta;
       metas.set(path, meta);
     }
     return meta;
@@ -207,7 +211,9 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     if (!file) return undefined;
     let spec = operationCache.get(file);
     if (!spec) {
-      spec = await loadOpenApi(file, { repoRoot: repo.root }).catch((error: Error) => error);
+      spec = await loadOpenApi(file, { repoRoot: repo.root, maxDepth: budgets.documentDepth }).catch(
+        (error: Error) => error,
+      );
       operationCache.set(file, spec);
     }
     if (spec instanceof Error) return undefined;

@@ -1,3 +1,4 @@
+import { DEFAULT_BUDGETS, overBudget } from '../budgets.ts';
 import { ExportError, type SourceProblem } from '../errors.ts';
 
 /**
@@ -60,11 +61,16 @@ function openapiOf(node: Json): string | undefined {
   return undefined;
 }
 
+/**
+ * Flattens docs.json's navigation. Levels (groups and dividers in one another) are counted and
+ * refused past `limits.maxDepth`, before the walk and the sidebar, which recurse, go further.
+ */
 export function flattenNavigation(
   navigation: Json,
   configFile: string,
   siteOpenapi: string | undefined,
   siteName: string,
+  limits = { maxDepth: DEFAULT_BUDGETS.navigationDepth },
 ): Navigation {
   const references: PageReference[] = [];
   const problems: SourceProblem[] = [];
@@ -87,7 +93,26 @@ export function flattenNavigation(
     section: number;
     breadcrumb: string[];
     openapi?: string;
+    /** Levels of the navigation around this one: 1 in a top-level section. */
+    depth: number;
   }
+
+  /** The scope of a group or divider inside `scope`, once its depth is checked. */
+  const nested = (scope: Scope, location: string, label: string, node: Json): Scope => {
+    const depth = scope.depth + 1;
+    if (depth > limits.maxDepth)
+      throw overBudget(
+        { file: configFile },
+        `${elide(location)}: navigation nested ${depth} deep exceeds the limit of ${limits.maxDepth}`,
+        'navigationDepth',
+      );
+    return {
+      ...scope,
+      depth,
+      breadcrumb: [...scope.breadcrumb, label],
+      openapi: openapiOf(node) ?? scope.openapi,
+    };
+  };
 
   const pages = (list: unknown, location: string, scope: Scope): NavItem[] => {
     if (!Array.isArray(list)) {
@@ -138,11 +163,7 @@ export function flattenNavigation(
 
   const group = (node: Json, location: string, scope: Scope): NavItem => {
     const label = labelOf(node, 'group');
-    const inner: Scope = {
-      ...scope,
-      breadcrumb: [...scope.breadcrumb, label],
-      openapi: openapiOf(node) ?? scope.openapi,
-    };
+    const inner = nested(scope, location, label, node);
     const items = contents(node, location, inner);
     // A group's root page is shown as its first entry.
     if (typeof node.root === 'string') {
@@ -188,17 +209,12 @@ export function flattenNavigation(
           items.push({ kind: 'link', label, href: entry.href, icon: iconOf(entry) });
           return;
         }
-        const inner: Scope = {
-          ...scope,
-          breadcrumb: [...scope.breadcrumb, label],
-          openapi: openapiOf(entry) ?? scope.openapi,
-        };
         items.push({
           kind: 'group',
           label,
           icon: iconOf(entry),
           expanded: true,
-          items: contents(entry, at, inner),
+          items: contents(entry, at, nested(scope, at, label, entry)),
         });
       });
     }
@@ -209,7 +225,7 @@ export function flattenNavigation(
   const rootOpenapi = openapiOf(navigation) ?? siteOpenapi;
   // Groups and pages at the top level form the first section, named after the site.
   if (navigation.groups !== undefined || navigation.pages !== undefined) {
-    const scope: Scope = { section: 0, breadcrumb: [], openapi: rootOpenapi };
+    const scope: Scope = { section: 0, breadcrumb: [], openapi: rootOpenapi, depth: 1 };
     sections.push({
       label: siteName,
       items: contents({ groups: navigation.groups, pages: navigation.pages }, 'navigation', scope),
@@ -233,6 +249,7 @@ export function flattenNavigation(
         section: sections.length,
         breadcrumb: [label],
         openapi: openapiOf(entry) ?? rootOpenapi,
+        depth: 1,
       };
       sections.push({ label, icon: iconOf(entry), items: contents(entry, at, scope) });
     });
@@ -251,6 +268,11 @@ export function flattenNavigation(
     problem('navigation', 'has no pages (expected tabs, anchors, groups or pages)');
   if (problems.length > 0) throw new ExportError(`${configFile} has an invalid navigation`, problems);
   return { sections, references, globalLinks };
+}
+
+/** A long location with its middle cut out: "navigation.groups[0].pages[0] … .pages[0]". */
+function elide(location: string, max = 100): string {
+  return location.length <= max ? location : `${location.slice(0, max / 2)} … ${location.slice(-max / 2)}`;
 }
 
 function hasContents(node: Json): boolean {

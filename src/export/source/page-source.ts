@@ -1,0 +1,24 @@
+import { statSync } from 'node:fs';
+import { formatBytes, overBudget } from '../budgets.ts';
+import type { SourceLocation } from '../errors.ts';
+import type { DocsRepository } from './repository.ts';
+
+/**
+ * Reads a page or snippet (.mdx, .md), refusing one larger than `maxBytes` before reading it:
+ * parsing and rendering cost grows with the source, and a page is read whole.
+ */
+export function readPageSource(
+  repo: DocsRepository,
+  path: string,
+  maxBytes: number,
+  from?: SourceLocation,
+): string {
+  const { size } = statSync(repo.absolute(path, from));
+  if (size > maxBytes)
+    throw overBudget(
+      { file: path },
+      `${formatBytes(size)} exceeds the limit of ${formatBytes(maxBytes)} for one page or snippet`,
+      'pageSourceBytes',
+    );
+  return repo.readText(path, from);
+}
