@@ -25,6 +25,14 @@ export interface ExportBudgets {
   navigationDepth: number;
   /** Nesting of objects and arrays in an OpenAPI document (JSON or YAML) and the files it references. */
   documentDepth: number;
+  /** Files of the repository the export walks (dot folders and tooling folders aside). */
+  repositoryFiles: number;
+  /** Folders nested in the repository, counted from its root. */
+  folderDepth: number;
+  /** Bytes of the repository's files together. */
+  repositoryBytes: number;
+  /** Pages of one export, generated ones (OpenAPI operations) included. */
+  pages: number;
 }
 
 const MiB = 1024 * 1024;
@@ -38,6 +46,10 @@ export const DEFAULT_BUDGETS: Readonly<ExportBudgets> = Object.freeze({
   operationNodes: 20_000,
   navigationDepth: 32,
   documentDepth: 256,
+  repositoryFiles: 100_000,
+  folderDepth: 32,
+  repositoryBytes: 4 * 1024 * MiB,
+  pages: 50_000,
 });
 
 /** The defaults with the caller's overrides; each override must be a positive integer. */

@@ -1,4 +1,5 @@
 import { slug } from 'github-slugger';
+import { overBudget } from '../budgets.ts';
 import { ExportError, type SourceProblem } from '../errors.ts';
 import {
   findOperation,
@@ -10,7 +11,7 @@ import { budgetsOf, type ExportOptions } from '../options.ts';
 import { type PageMeta, splitFrontmatter } from './frontmatter.ts';
 import { flattenNavigation, type NavItem, type NavSection } from './navigation.ts';
 import { readPageSource } from './page-source.ts';
-import { DEFAULT_REPOSITORY_LIMITS, DocsRepository } from './repository.ts';
+import { DocsRepository } from './repository.ts';
 import { outputFor, routeOf, toRoute } from './routes.ts';
 import { screenSite } from './screen-site.ts';
 import { parseJsonFile, parseSiteConfig, type SiteConfig } from './site-config.ts';
@@ -80,8 +81,6 @@ export interface SiteModel {
 }
 
 const PAGE_EXTENSIONS = ['.mdx', '.md'];
-/** Pages of one export, generated ones (OpenAPI operations) included. */
-const MAX_PAGES = 50_000;
 const STATIC_EXTENSIONS = new Set(
   'png jpg jpeg gif svg webp avif ico bmp mp4 webm ogg mov mp3 wav woff woff2 ttf otf eot pdf zip txt csv'.split(
     ' ',
@@ -104,7 +103,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
   });
 
   const refused = new Map<string, string>();
-  const files = repo.listFiles(DEFAULT_REPOSITORY_LIMITS, (path, reason) => {
+  const files = repo.listFiles(budgets, (path, reason) => {
     refused.set(path, reason);
     warnings.push({ file: path, message: reason });
   });
@@ -369,10 +368,11 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     };
   });
 
-  if (pages.length > MAX_PAGES)
-    throw new ExportError(
-      `the site has ${pages.length} pages, more than ${MAX_PAGES} (the limit of pages per export)`,
-      [],
+  if (pages.length > budgets.pages)
+    throw overBudget(
+      { file: configFile },
+      `the site has ${pages.length} pages, more than ${budgets.pages}`,
+      'pages',
     );
   selectPaths(pages, options.paths);
   const site: SiteModel = {

@@ -1,6 +1,10 @@
 import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
+import { DEFAULT_BUDGETS, type ExportBudgets, formatBytes, overBudget } from '../budgets.ts';
 import { ExportError, type SourceLocation } from '../errors.ts';
+
+/** The budgets the repository walk keeps to. */
+export type RepositoryLimits = Pick<ExportBudgets, 'repositoryFiles' | 'folderDepth' | 'repositoryBytes'>;
 
 /** Folders that are never part of the site: tooling, dependencies, VCS. */
 const IGNORED_DIRS = new Set(['node_modules', '.git', '.github', '.mintlify', '.vscode', '.idea']);
@@ -81,7 +85,7 @@ export class DocsRepository {
    * the walk stops with a named error past the limits on files, depth and bytes.
    */
   listFiles(
-    limits: RepositoryLimits = DEFAULT_REPOSITORY_LIMITS,
+    limits: RepositoryLimits = DEFAULT_BUDGETS,
     onRefused: (path: string, reason: string) => void = () => {},
   ): string[] {
     const files: string[] = [];
@@ -108,10 +112,11 @@ export class DocsRepository {
           onRefused(path, `${path}: a symlink to a folder that is already part of the site; left out`);
           continue;
         }
-        if (depth + 1 > limits.maxDepth)
-          throw ExportError.at(
+        if (depth + 1 > limits.folderDepth)
+          throw overBudget(
             { file: path },
-            `folders nested more than ${limits.maxDepth} deep (the limit of folder depth per export)`,
+            `folders nested more than ${limits.folderDepth} deep`,
+            'folderDepth',
           );
         walked.add(target.real);
         enter(path, target.real, depth + 1);
@@ -119,15 +124,17 @@ export class DocsRepository {
       }
       files.push(path);
       bytes += target.size;
-      if (files.length > limits.maxFiles)
-        throw new ExportError(
-          `the repository has more than ${limits.maxFiles} files (the limit of files per export)`,
-          [],
+      if (files.length > limits.repositoryFiles)
+        throw overBudget(
+          { file: path },
+          `the repository has more than ${limits.repositoryFiles} files`,
+          'repositoryFiles',
         );
-      if (bytes > limits.maxBytes)
-        throw new ExportError(
-          `the repository's files add up to more than ${formatBytes(limits.maxBytes)} (the limit of bytes per export), at ${path}`,
-          [],
+      if (bytes > limits.repositoryBytes)
+        throw overBudget(
+          { file: path },
+          `the repository's files add up to more than ${formatBytes(limits.repositoryBytes)}`,
+          'repositoryBytes',
         );
     }
     return files;
@@ -167,25 +174,6 @@ export class DocsRepository {
   }
 }
 
-/** Limits of one export's walk of its repository. */
-export interface RepositoryLimits {
-  maxFiles: number;
-  /** Folder nesting, counted from the repository root. */
-  maxDepth: number;
-  /** Bytes of all files together. */
-  maxBytes: number;
-}
-
-export const DEFAULT_REPOSITORY_LIMITS: RepositoryLimits = {
-  maxFiles: 100_000,
-  maxDepth: 32,
-  maxBytes: 4 * 1024 ** 3,
-};
-
 function byName(a: Dirent, b: Dirent): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1024 ** 3 ? `${bytes / 1024 ** 3} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
 }

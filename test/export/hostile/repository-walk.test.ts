@@ -56,14 +56,18 @@ describe('the repository walk', () => {
   it.each([
     [
       'files',
-      { maxFiles: 5, maxDepth: 32, maxBytes: 1e9 },
-      /more than 5 files \(the limit of files per export\)/,
+      { repositoryFiles: 5, folderDepth: 32, repositoryBytes: 1e9 },
+      /more than 5 files \(budgets.repositoryFiles\)/,
     ],
-    ['depth', { maxFiles: 1e5, maxDepth: 3, maxBytes: 1e9 }, /a\/a\/a\/a: folders nested more than 3 deep/],
+    [
+      'depth',
+      { repositoryFiles: 1e5, folderDepth: 3, repositoryBytes: 1e9 },
+      /a\/a\/a\/a: folders nested more than 3 deep \(budgets.folderDepth\)/,
+    ],
     [
       'bytes',
-      { maxFiles: 1e5, maxDepth: 32, maxBytes: 2 * 1024 ** 2 },
-      /more than 2 MiB \(the limit of bytes per export\)/,
+      { repositoryFiles: 1e5, folderDepth: 32, repositoryBytes: 2 * 1024 ** 2 },
+      /more than 2 MiB \(budgets.repositoryBytes\)/,
     ],
   ])('stops past the limit of %s with a named error', (_kind, limits, message) => {
     const repo = docsRepo({ 'docs.json': config, 'index.mdx': page('Home') });
@@ -83,7 +87,11 @@ describe('the repository walk', () => {
   it('walks 40 folders deep without recursion when the limit allows it', () => {
     const deep = Array.from({ length: 40 }, () => 'd').join('/');
     const repo = docsRepo({ 'docs.json': config, 'index.mdx': page('Home'), [`${deep}/x.png`]: 'png' });
-    const files = DocsRepository.open(repo).listFiles({ maxFiles: 10, maxDepth: 64, maxBytes: 1e6 });
+    const files = DocsRepository.open(repo).listFiles({
+      repositoryFiles: 10,
+      folderDepth: 64,
+      repositoryBytes: 1e6,
+    });
     expect(files).toContain(`${deep}/x.png`);
   });
 });
@@ -108,7 +116,7 @@ describe('pages per export', () => {
     );
     expect(error).toBeInstanceOf(ExportError);
     expect((error as Error).message).toBe(
-      'the site has 50001 pages, more than 50000 (the limit of pages per export)',
+      'docs.json: the site has 50001 pages, more than 50000 (budgets.pages)',
     );
     expect(Date.now() - started).toBeLessThan(20_000);
   });
