@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { tempDir } from '../export/fixtures.ts';
+import { EXAMPLE_SITE_PAGES, tempDir } from '../export/fixtures.ts';
 import { call, startTestApi, type TestApi, waitForJob } from './helpers.ts';
 
 describe('docsnap api with the S3 store (versitygw)', () => {
@@ -40,7 +40,7 @@ describe('docsnap api with the S3 store (versitygw)', () => {
     });
     expect(status).toBe(202);
     const done = (await waitForJob(api, body.jobId)).at(-1);
-    expect(done).toMatchObject({ status: 'completed', pageCount: 23 });
+    expect(done).toMatchObject({ status: 'completed', pageCount: EXAMPLE_SITE_PAGES });
 
     const bundle = await call(api, 'POST', `/v1/static-export/jobs/${body.jobId}/bundle`, {
       key: api.keys.acme,

@@ -1,13 +1,26 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { type SyntheticSite, writeSyntheticSite } from '../../tools/synthetic-site.ts';
 
-/** The shared test corpora and tools, next to the repository (../shared). */
-export const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
-export const CORPORA = join(SHARED, 'corpora');
-export const GENERATOR = join(SHARED, 'tools', 'gen-docs-corpus.mjs');
+/**
+ * The project's example docs site (examples/docs-site: docsnap's own documentation), the site
+ * tests export when they need a real one, and how many pages its export has.
+ */
+export const EXAMPLE_SITE = fileURLToPath(new URL('../../examples/docs-site', import.meta.url));
+export const EXAMPLE_SITE_PAGES = 19;
+
+/**
+ * Real documentation repositories beside the repository (../shared/corpora, present in CI). Tests
+ * over them run only when they are there; `withoutCorpora` names such a test so that the summary
+ * says why it was skipped.
+ */
+export const CORPORA = fileURLToPath(new URL('../../../shared/corpora', import.meta.url));
+export const HAVE_CORPORA = existsSync(join(CORPORA, 'mcp-docs', 'docs.json'));
+export const withoutCorpora = (name: string): string =>
+  HAVE_CORPORA ? name : `${name} (skipped: ../shared/corpora is not beside the repository)`;
 
 const made: string[] = [];
 afterAll(() => {
@@ -42,6 +55,12 @@ export function docsRepo(
     symlinkSync(target, join(dir, path));
   }
   return dir;
+}
+
+/** A synthetic site of `pages` pages (tools/synthetic-site.ts) in a temporary directory. */
+export function syntheticSite(pages: number, seed = 7): SyntheticSite & { dir: string } {
+  const dir = join(tempDir('docsnap-synthetic-'), 'site');
+  return { dir, ...writeSyntheticSite(dir, { pages, seed }) };
 }
 
 export const page = (title: string, body = 'Some text.') =>
