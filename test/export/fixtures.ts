@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,15 +12,7 @@ import { type SyntheticSite, writeSyntheticSite } from '../../tools/synthetic-si
 export const EXAMPLE_SITE = fileURLToPath(new URL('../../examples/docs-site', import.meta.url));
 export const EXAMPLE_SITE_PAGES = 19;
 
-/**
- * Real documentation repositories beside the repository (../shared/corpora, present in CI). Tests
- * over them run only when they are there; `withoutCorpora` names such a test so that the summary
- * says why it was skipped.
- */
-export const CORPORA = fileURLToPath(new URL('../../../shared/corpora', import.meta.url));
-export const HAVE_CORPORA = existsSync(join(CORPORA, 'mcp-docs', 'docs.json'));
-export const withoutCorpora = (name: string): string =>
-  HAVE_CORPORA ? name : `${name} (skipped: ../shared/corpora is not beside the repository)`;
+export { CORPORA, HAVE_CORPORA, withoutCorpora } from './corpora.ts';
 
 const made: string[] = [];
 afterAll(() => {
