@@ -130,7 +130,7 @@ function build(label: string, step: BuildStep): Promise<void> {
   });
 }
 
-export default async function prerequisites(project: TestProject): Promise<void> {
+export default async function prerequisites(project: TestProject): Promise<(() => void) | undefined> {
   const label = `[${project.name}]`;
   // npm scripts run on the pinned Node (the `node` devDependency): the first line says which.
   console.log(`${label} node ${process.version}`);
@@ -153,6 +153,10 @@ export default async function prerequisites(project: TestProject): Promise<void>
     if (toBuild.includes(step)) await build(label, step);
     else console.log(`${label} ${step.name}: cached`);
   }
-  if (project.name === 'unit' && !HAVE_CORPORA)
-    console.log(`${label} ${WITHOUT_CORPORA}: the tests over real corpora are skipped`);
+  if (project.name === 'unit' && !HAVE_CORPORA) {
+    const notice = `${label} ${WITHOUT_CORPORA}: the tests over real corpora are skipped`;
+    console.log(notice);
+    // Said again once the tests are done, next to the summary that counts them.
+    return () => console.log(notice);
+  }
 }
