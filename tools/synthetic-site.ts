@@ -175,7 +175,7 @@ interface Section {
 
 interface Group {
   label: string;
-  /** For a group of the API reference, the resource its operations act on (singular). */
+  /** The resource (singular) the operations of an API reference group act on. */
   resource: string;
   pages: Page[];
 }
