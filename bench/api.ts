@@ -69,7 +69,7 @@ try {
     config,
     `server: { host: 127.0.0.1, port: 0 }
 organizations: [{ id: bench, plan: enterprise, projects: [p] }]
-sites: [{ domain: docs.bench.test, organization: bench, source: { path: ${join(repo, '..', 'shared', 'corpora', 'mcp-docs')} } }]
+sites: [{ domain: docs.bench.test, organization: bench, source: { path: ${join(repo, 'examples', 'docs-site')} } }]
 storage: { local: { dir: ${join(work, 'store')} } }
 rateLimits: { staticExport: { max: 1000000000, window: 1m } }
 `,

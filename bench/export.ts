@@ -1,7 +1,7 @@
 /**
  * npm run bench:export — the export pipeline beside Hugo on the same content.
  *
- * Generates the synthetic 10,000-page site (seed 7) and its Hugo twin with the shared generator,
+ * Generates the synthetic 10,000-page site (seed 7) and its Hugo twin (tools/synthetic-site.ts),
  * then in the same run: `docsnap export` end to end (render, search index, archive: the product the
  * API and the operator ship) and `hugo --quiet -d OUT` on the twin (a site directory: Hugo's product). Prints wall time, pages per second and peak RSS of both.
  * Target: docsnap at most half of Hugo's wall time, peak RSS under 1 GiB.
@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { markdownParser } from '../src/export/markdown/parse.ts';
+import { writeSyntheticSite } from '../tools/synthetic-site.ts';
 import { measure } from './measure.ts';
 
 const { values } = parseArgs({
@@ -26,29 +27,19 @@ const { values } = parseArgs({
 });
 const pages = Number(values.pages);
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const generator = join(repo, '..', 'shared', 'tools', 'gen-docs-corpus.mjs');
+let hugoVersion: string;
+try {
+  hugoVersion = execFileSync('hugo', ['version'], { encoding: 'utf8' }).trim();
+} catch {
+  console.error('hugo is missing: the benchmark runs it beside docsnap. Install it: apt-get install hugo');
+  process.exit(1);
+}
 const work = mkdtempSync(join(tmpdir(), 'docsnap-bench-export-'));
 
 try {
   console.log(`generating ${pages} pages (seed ${values.seed}) in ${work} ...`);
-  for (const format of ['mintlify', 'hugo']) {
-    execFileSync(
-      process.execPath,
-      [
-        generator,
-        '--pages',
-        String(pages),
-        '--seed',
-        String(values.seed),
-        '--format',
-        format,
-        '--out',
-        join(work, format),
-      ],
-      { stdio: 'inherit' },
-    );
-  }
-  const hugoVersion = execFileSync('hugo', ['version'], { encoding: 'utf8' }).trim();
+  for (const format of ['docs', 'hugo'] as const)
+    writeSyntheticSite(join(work, format), { pages, seed: Number(values.seed), format });
   console.log(
     `machine: ${availableParallelism()} cores; node ${process.version}; ${hugoVersion}; docsnap Markdown parser: ${markdownParser}`,
   );
@@ -57,7 +48,7 @@ try {
   const docsnap = await measure('docsnap export', process.execPath, [
     join(repo, 'src/cli/main.ts'),
     'export',
-    join(work, 'mintlify'),
+    join(work, 'docs'),
     '--out',
     archive,
   ]);

@@ -5,7 +5,7 @@ import type { ApiConfig } from '../../src/contract/api-config.ts';
 import type { AgentJobRecord } from '../../src/contract/records.ts';
 import { ApiKeys } from '../../src/service/api-keys.ts';
 import { openObjectStore } from '../../src/storage/open-store.ts';
-import { CORPORA, docsRepo, tempDir } from '../export/fixtures.ts';
+import { docsRepo, EXAMPLE_SITE, tempDir } from '../export/fixtures.ts';
 
 /** An agent job record as an agent system writes it: a completed job of proj-1 unless told otherwise. */
 export function agentJobRecord(overrides: Partial<AgentJobRecord> = {}): AgentJobRecord {
@@ -45,10 +45,10 @@ organizations:
   - { id: smallco, plan: pro, projects: [proj-small] }
   - { id: other, plan: enterprise, projects: [proj-other] }
 sites:
-  - { domain: docs.acme.test, organization: acme, deployment: air-gapped, source: { path: ${CORPORA}/mcp-docs } }
+  - { domain: docs.acme.test, organization: acme, deployment: air-gapped, source: { path: ${EXAMPLE_SITE} } }
   - { domain: broken.acme.test, organization: acme, source: { path: ${broken} } }
-  - { domain: docs.smallco.test, organization: smallco, source: { path: ${CORPORA}/mcp-docs } }
-  - { domain: docs.other.test, organization: other, source: { path: ${CORPORA}/mcp-docs } }
+  - { domain: docs.smallco.test, organization: smallco, source: { path: ${EXAMPLE_SITE} } }
+  - { domain: docs.other.test, organization: other, source: { path: ${EXAMPLE_SITE} } }
 storage:
   ${storage}
 ${extra}`;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../export/fixtures.ts';
+import { EXAMPLE_SITE_PAGES, tempDir } from '../export/fixtures.ts';
 import { call, startTestApi, type TestApi, waitForJob } from './helpers.ts';
 
 describe('a restart of docsnap api', () => {
@@ -36,7 +36,7 @@ describe('a restart of docsnap api', () => {
 
     const second = await start(store);
     const seen = await waitForJob(second, body.jobId, second.keys.acme);
-    expect(seen.at(-1)).toMatchObject({ status: 'completed', pageCount: 23 });
+    expect(seen.at(-1)).toMatchObject({ status: 'completed', pageCount: EXAMPLE_SITE_PAGES });
     const record = (await second.store.getJson(`jobs/${body.jobId}.json`)) as { attempts: number };
     expect(record.attempts).toBe(2);
   });
@@ -50,7 +50,7 @@ describe('a restart of docsnap api', () => {
       jobId: id,
       status: 'running',
       progress: 40,
-      pageCount: 23,
+      pageCount: EXAMPLE_SITE_PAGES,
       createdAt: '2026-11-01T10:00:00.000Z',
       updatedAt: '2026-11-01T10:00:05.000Z',
       organization: 'acme',

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApiOpenApiDocument } from '../../src/api/openapi-document.ts';
 import { ExportBundle, ExportJob } from '../../src/contract/admin-api.ts';
-import { tempDir } from '../export/fixtures.ts';
+import { EXAMPLE_SITE_PAGES, tempDir } from '../export/fixtures.ts';
 import { agentJobRecord, call, download, startTestApi, type TestApi, waitForJob } from './helpers.ts';
 
 let api: TestApi;
@@ -169,7 +170,7 @@ describe('static export jobs', () => {
   it('reports live progress and page count until completed', { timeout: 60_000 }, async () => {
     const seen = await waitForJob(api, jobId);
     const last = seen.at(-1);
-    expect(last).toMatchObject({ status: 'completed', progress: 100, pageCount: 23 });
+    expect(last).toMatchObject({ status: 'completed', progress: 100, pageCount: EXAMPLE_SITE_PAGES });
     const progress = seen.map((s) => s.progress);
     expect(progress).toEqual([...progress].sort((a, b) => a - b)); // never goes back
     expect(seen.some((s) => s.status === 'running')).toBe(true);
@@ -297,6 +298,8 @@ describe('unknown routes and the OpenAPI document', () => {
     const agent = body.paths['/v2/agent/{projectId}/job/{id}'].get;
     expect(Object.keys(agent.responses)).toEqual(expect.arrayContaining(['200', '401', '404', '429', '500']));
     expect(agent.security).toEqual([{ adminKey: [] }]);
+    // The document the example site's API reference is written from (npm run manifests) is this one.
+    expect(body).toEqual(await adminApiOpenApiDocument());
   });
 });
 

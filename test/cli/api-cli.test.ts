@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentJobRecord, download, testConfigYaml } from '../api/helpers.ts';
-import { tempDir } from '../export/fixtures.ts';
+import { EXAMPLE_SITE_PAGES, tempDir } from '../export/fixtures.ts';
 
 const run = promisify(execFile);
 const cli = (...args: string[]) => [join(process.cwd(), 'src/cli/main.ts'), ...args];
@@ -51,11 +51,16 @@ describe('docsnap api, keys, jobs and agent-jobs commands', () => {
     expect(link).toMatch(
       /^http:\/\/127\.0\.0\.1:\d+\/downloads\/bundles\/se_[0-9a-f]{16}\.tar\.gz\?expires=\d+&signature=[0-9a-f]{64}$/,
     );
-    expect(stderr).toMatch(/23 pages/);
+    expect(stderr).toContain(`${EXAMPLE_SITE_PAGES} pages`);
     expect((await download(link)).length).toBeGreaterThan(0);
     const jobId = /se_[0-9a-f]{16}/.exec(link)?.[0] as string;
     const status = JSON.parse((await run(process.execPath, cli('jobs', 'status', jobId), { env })).stdout);
-    expect(status).toMatchObject({ jobId, status: 'completed', progress: 100, pageCount: 23 });
+    expect(status).toMatchObject({
+      jobId,
+      status: 'completed',
+      progress: 100,
+      pageCount: EXAMPLE_SITE_PAGES,
+    });
     const bundle = JSON.parse((await run(process.execPath, cli('jobs', 'bundle', jobId), { env })).stdout);
     expect(bundle.bundleUrl).toContain(jobId);
   });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AdminApiError, AdminClient } from '../../src/client/admin-client.ts';
 import { download, startTestApi, type TestApi } from '../api/helpers.ts';
+import { EXAMPLE_SITE_PAGES } from '../export/fixtures.ts';
 
 const job = {
   jobId: 'se_0123456789abcdef',
@@ -141,7 +142,7 @@ describe('AdminClient against docsnap api', () => {
       intervalMs: 100,
       onProgress: (j) => seen.push(j.progress),
     });
-    expect(done).toMatchObject({ status: 'completed', progress: 100, pageCount: 23 });
+    expect(done).toMatchObject({ status: 'completed', progress: 100, pageCount: EXAMPLE_SITE_PAGES });
     const bundle = await client.requestBundle(started.jobId);
     expect((await download(bundle.bundleUrl)).length).toBe(bundle.sizeBytes);
   });

@@ -3,11 +3,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { type SyntheticSite, writeSyntheticSite } from '../../tools/synthetic-site.ts';
 
-/** The shared test corpora and tools, next to the repository (../shared). */
-export const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
-export const CORPORA = join(SHARED, 'corpora');
-export const GENERATOR = join(SHARED, 'tools', 'gen-docs-corpus.mjs');
+/**
+ * The project's example docs site (examples/docs-site: docsnap's own documentation), the site
+ * tests export when they need a real one, and how many pages its export has.
+ */
+export const EXAMPLE_SITE = fileURLToPath(new URL('../../examples/docs-site', import.meta.url));
+export const EXAMPLE_SITE_PAGES = 19;
+
+export { CORPORA, HAVE_CORPORA, withoutCorpora } from './corpora.ts';
 
 const made: string[] = [];
 afterAll(() => {
@@ -42,6 +47,12 @@ export function docsRepo(
     symlinkSync(target, join(dir, path));
   }
   return dir;
+}
+
+/** A synthetic site of `pages` pages (tools/synthetic-site.ts) in a temporary directory. */
+export function syntheticSite(pages: number, seed = 7): SyntheticSite & { dir: string } {
+  const dir = join(tempDir('docsnap-synthetic-'), 'site');
+  return { dir, ...writeSyntheticSite(dir, { pages, seed }) };
 }
 
 export const page = (title: string, body = 'Some text.') =>

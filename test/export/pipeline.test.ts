@@ -5,7 +5,16 @@ import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExportError } from '../../src/export/errors.ts';
 import { exportSite, MANIFEST_FILE } from '../../src/export/pipeline.ts';
-import { CORPORA, docsRepo, page, tempDir } from './fixtures.ts';
+import {
+  CORPORA,
+  docsRepo,
+  EXAMPLE_SITE,
+  EXAMPLE_SITE_PAGES,
+  HAVE_CORPORA,
+  page,
+  tempDir,
+  withoutCorpora,
+} from './fixtures.ts';
 import { checkSite } from './site-check.ts';
 
 const countMdx = (dir: string): number =>
@@ -17,80 +26,104 @@ const countMdx = (dir: string): number =>
       !e.parentPath.includes('/.'),
   ).length;
 
-describe.each(['mcp-docs', 'novu-docs'])('exporting the %s corpus, air-gapped', (corpus) => {
-  const source = join(CORPORA, corpus);
-  const outDir = join(tempDir(), 'site');
-  const archiveDir = tempDir();
-  let result: Awaited<ReturnType<typeof exportSite>>;
-
-  it('renders every page with no error', { timeout: 120_000 }, async () => {
-    result = await exportSite({
-      source,
-      outDir,
-      archivePath: join(archiveDir, 'site.tar.gz'),
-      options: { deployment: 'air-gapped', version: 'test' },
-    });
+// The example site always; the real corpora when they are beside the repository.
+const sites = [
+  { name: 'the example site', source: EXAMPLE_SITE, present: true, pages: () => EXAMPLE_SITE_PAGES },
+  ...['mcp-docs', 'novu-docs'].map((corpus) => ({
+    name: `the ${corpus} corpus`,
+    source: join(CORPORA, corpus),
+    present: HAVE_CORPORA,
     // Every .mdx page of the repository (snippets aside) is exported: none is silently dropped.
-    expect(result.pageCount).toBe(countMdx(source));
-    expect(result.manifest.pageCount).toBe(result.pageCount);
-    expect(existsSync(join(outDir, 'index.html'))).toBe(true);
-    expect(existsSync(join(outDir, '404.html'))).toBe(true);
-    expect(existsSync(join(outDir, 'llms.txt'))).toBe(true);
-    expect(readFileSync(join(outDir, 'llms-full.txt'), 'utf8').length).toBeGreaterThan(1000);
-    const manifest = JSON.parse(readFileSync(join(outDir, MANIFEST_FILE), 'utf8'));
-    expect(manifest.generator).toMatch(/^docsnap \d/);
-    for (const file of Object.keys(manifest.files)) expect(existsSync(join(outDir, file)), file).toBe(true);
-    expect(result.archive?.sha256).toMatch(/^[0-9a-f]{64}$/);
-  });
+    pages: () => countMdx(join(CORPORA, corpus)),
+  })),
+];
 
-  it('writes the same files, with the hashes of the manifest, to the directory and the archive', () => {
-    const unpacked = tempDir();
-    execFileSync('tar', ['-xzf', join(archiveDir, 'site.tar.gz'), '-C', unpacked]);
-    const listing = (dir: string) =>
-      readdirSync(dir, { recursive: true, withFileTypes: true })
-        .filter((e) => e.isFile())
-        .map((e) => relative(dir, join(e.parentPath, e.name)))
-        .sort();
-    const expected = [...Object.keys(result.manifest.files), MANIFEST_FILE].sort();
-    expect(listing(outDir)).toEqual(expected);
-    expect(listing(unpacked)).toEqual(expected);
-    for (const [file, sha256] of Object.entries(result.manifest.files)) {
-      for (const dir of [outDir, unpacked]) {
-        expect(
-          createHash('sha256')
-            .update(readFileSync(join(dir, file)))
-            .digest('hex'),
-          file,
-        ).toBe(sha256);
+for (const { name, source, present, pages } of sites) {
+  const title = `exporting ${name}, air-gapped`;
+  describe.skipIf(!present)(present ? title : withoutCorpora(title), () => {
+    const outDir = join(tempDir(), 'site');
+    const archiveDir = tempDir();
+    let result: Awaited<ReturnType<typeof exportSite>>;
+
+    it('renders every page with no error', { timeout: 120_000 }, async () => {
+      result = await exportSite({
+        source,
+        outDir,
+        archivePath: join(archiveDir, 'site.tar.gz'),
+        options: { deployment: 'air-gapped', version: 'test' },
+      });
+      expect(result.pageCount).toBe(pages());
+      expect(result.manifest.pageCount).toBe(result.pageCount);
+      expect(existsSync(join(outDir, 'index.html'))).toBe(true);
+      expect(existsSync(join(outDir, '404.html'))).toBe(true);
+      expect(existsSync(join(outDir, 'llms.txt'))).toBe(true);
+      expect(readFileSync(join(outDir, 'llms-full.txt'), 'utf8').length).toBeGreaterThan(1000);
+      const manifest = JSON.parse(readFileSync(join(outDir, MANIFEST_FILE), 'utf8'));
+      expect(manifest.generator).toMatch(/^docsnap \d/);
+      for (const file of Object.keys(manifest.files)) expect(existsSync(join(outDir, file)), file).toBe(true);
+      expect(result.archive?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('writes the same files, with the hashes of the manifest, to the directory and the archive', () => {
+      const unpacked = tempDir();
+      execFileSync('tar', ['-xzf', join(archiveDir, 'site.tar.gz'), '-C', unpacked]);
+      const listing = (dir: string) =>
+        readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => relative(dir, join(e.parentPath, e.name)))
+          .sort();
+      const expected = [...Object.keys(result.manifest.files), MANIFEST_FILE].sort();
+      expect(listing(outDir)).toEqual(expected);
+      expect(listing(unpacked)).toEqual(expected);
+      for (const [file, sha256] of Object.entries(result.manifest.files)) {
+        for (const dir of [outDir, unpacked]) {
+          expect(
+            createHash('sha256')
+              .update(readFileSync(join(dir, file)))
+              .digest('hex'),
+            file,
+          ).toBe(sha256);
+        }
       }
-    }
-    // Nothing of the export's working files is left beside the site or the archive.
-    expect(readdirSync(dirname(outDir))).toEqual(['site']);
-    expect(readdirSync(archiveDir)).toEqual(['site.tar.gz']);
-  });
+      // Nothing of the export's working files is left beside the site or the archive.
+      expect(readdirSync(dirname(outDir))).toEqual(['site']);
+      expect(readdirSync(archiveDir)).toEqual(['site.tar.gz']);
+    });
 
-  it('has no broken internal link (anchors included) and loads nothing from another origin', () => {
-    const check = checkSite(outDir);
-    expect(check.pages).toBeGreaterThanOrEqual(result.pageCount);
-    expect(check.brokenLinks).toEqual([]);
-    expect(check.externalLoads).toEqual([]);
-  });
+    it('has no broken internal link (anchors included) and loads nothing from another origin', () => {
+      const check = checkSite(outDir);
+      expect(check.pages).toBeGreaterThanOrEqual(result.pageCount);
+      expect(check.brokenLinks).toEqual([]);
+      expect(check.externalLoads).toEqual([]);
+    });
 
-  it('writes a Markdown copy next to every page', () => {
-    for (const file of Object.keys(result.manifest.files).filter(
-      (f) => f.endsWith('.html') && f !== '404.html',
-    )) {
-      const md = file.replace(/\.html$/, '.md');
-      if (!existsSync(join(outDir, md))) continue; // redirect pages have no Markdown copy
-      expect(readFileSync(join(outDir, md), 'utf8')).toMatch(/^# /);
-    }
+    it('writes a Markdown copy next to every page', () => {
+      for (const file of Object.keys(result.manifest.files).filter(
+        (f) => f.endsWith('.html') && f !== '404.html',
+      )) {
+        const md = file.replace(/\.html$/, '.md');
+        if (!existsSync(join(outDir, md))) continue; // redirect pages have no Markdown copy
+        expect(readFileSync(join(outDir, md), 'utf8')).toMatch(/^# /);
+      }
+    });
+  });
+}
+
+describe('the example site (examples/docs-site)', () => {
+  it('exports with no warning, its API reference from the Admin API document', async () => {
+    const out = tempDir();
+    const result = await exportSite({ source: EXAMPLE_SITE, outDir: out });
+    expect(result.warnings).toEqual([]);
+    const html = readFileSync(join(out, 'api-reference/start-static-export-job.html'), 'utf8');
+    expect(html).toContain('ds-api');
+    expect(html).toContain('/v1/static-export/jobs');
   });
 });
 
 describe('export archive', () => {
   it('is byte-for-byte reproducible', { timeout: 120_000 }, async () => {
     const dir = tempDir();
-    const source = join(CORPORA, 'mcp-docs');
+    const source = EXAMPLE_SITE;
     const one = await exportSite({
       source,
       archivePath: join(dir, 'one.tar.gz'),

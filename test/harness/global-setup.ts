@@ -13,9 +13,8 @@ declare module 'vitest' {
 
 /** Starts the real servers once for the integration project and stops them when it ends. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  console.log(`[integration] node ${process.version}`);
   const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-  const { envtestDir, s3Dir } = locateTestServers(repoRoot);
+  const { envtestDir, s3Dir } = locateTestServers(repoRoot, { quiet: true });
   const started = Date.now();
   const [kubeStart, s3Start] = await Promise.allSettled([
     KubeControlPlane.start(envtestDir),

@@ -98,12 +98,16 @@ export async function waitFor(
 
 /**
  * Runs tools/envtest/build.sh, which builds the test servers when they are missing (the first run
- * takes a while, see README) and prints where they are; cached binaries make it a no-op.
+ * takes a while, see README) and prints where they are; cached binaries make it a no-op. `quiet`
+ * leaves out its log lines (the test setup has built them already and said so).
  */
-export function locateTestServers(repoRoot: string): { envtestDir: string; s3Dir: string } {
+export function locateTestServers(
+  repoRoot: string,
+  { quiet = false } = {},
+): { envtestDir: string; s3Dir: string } {
   const output = execFileSync('bash', [`${repoRoot}/tools/envtest/build.sh`], {
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'],
   });
   const value = (key: string) => {
     const match = new RegExp(`^${key}=(.*)$`, 'm').exec(output);

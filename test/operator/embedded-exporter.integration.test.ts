@@ -6,7 +6,7 @@ import { createLogger } from '../../src/api/logging.ts';
 import type { StaticExport } from '../../src/contract/static-export.ts';
 import { type RunningOperator, startOperator } from '../../src/operator/operator.ts';
 import { download, LogCapture } from '../api/helpers.ts';
-import { CORPORA, docsRepo, page } from '../export/fixtures.ts';
+import { docsRepo, EXAMPLE_SITE, EXAMPLE_SITE_PAGES, page } from '../export/fixtures.ts';
 import { GitServer } from '../harness/git-server.ts';
 import { s3Client as testS3Client } from '../harness/s3.ts';
 import { Cluster } from './helpers.ts';
@@ -70,7 +70,7 @@ function expectNoSecrets(resource: StaticExport, events: unknown[]) {
 
 beforeAll(async () => {
   git = await GitServer.start({ auth: GIT_USER });
-  git.createRepo('docs', `${CORPORA}/mcp-docs`);
+  git.createRepo('docs', EXAMPLE_SITE);
   s3Client = testS3Client(s3);
   await s3Client.send(new CreateBucketCommand({ Bucket: bucket }));
   await cluster.installCrd();
@@ -98,7 +98,7 @@ describe('embedded exporter: the pipeline inside the operator, bundles in S3', (
   it('exports a git repository behind basic auth into the bucket and delivers a working link', async () => {
     await cluster.create('git-docs', spec(gitSource()));
     first = await cluster.waitFor('git-docs', isReady, 120_000);
-    expect(first.status?.pageCount).toBe(23);
+    expect(first.status?.pageCount).toBe(EXAMPLE_SITE_PAGES);
     expect(first.status?.jobRevision).toMatch(/^[0-9a-f]{40}$/);
     expect(first.status?.bundle?.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     const values = staticExportValues(await cluster.secretValue('values', 'values.yaml'));

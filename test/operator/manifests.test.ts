@@ -5,8 +5,8 @@ import { MANIFESTS } from '../../tools/gen-manifests.ts';
 describe('generated manifests', () => {
   it.each(MANIFESTS)(
     '%s matches the code it is generated from (run `npm run manifests`)',
-    (file, generate) => {
-      expect(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8')).toBe(generate());
+    async (file, generate) => {
+      expect(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8')).toBe(await generate());
     },
   );
 });

@@ -7,6 +7,7 @@ import { createLogger } from '../../src/api/logging.ts';
 import { STATIC_EXPORT, type StaticExport } from '../../src/contract/static-export.ts';
 import { type RunningOperator, startOperator } from '../../src/operator/operator.ts';
 import { LogCapture, startTestApi, type TestApi } from '../api/helpers.ts';
+import { EXAMPLE_SITE_PAGES } from '../export/fixtures.ts';
 import { kubeConfigFor } from '../harness/kube.ts';
 import { TcpProxy } from '../harness/tcp-proxy.ts';
 import { Cluster, REPO } from './helpers.ts';
@@ -103,7 +104,7 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
     expect(managed?.some((m) => m.subresource === undefined)).toBe(true);
     const status = ready.status ?? {};
     expect(status.jobId).toMatch(/^se_[0-9a-f]{16}$/);
-    expect(status.pageCount).toBe(23);
+    expect(status.pageCount).toBe(EXAMPLE_SITE_PAGES);
     expect(status.progress).toBe(100);
     expect(status.bundle?.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(status.bundle?.version).toBe(status.bundle?.digest);
@@ -140,7 +141,7 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
 
     const { stdout } = await cluster.kubectl('-n', cluster.namespace, 'get', 'sx', 'docs');
     expect(stdout).toMatch(/NAME\s+PHASE\s+PROGRESS\s+PAGES\s+EXPIRES\s+AGE/);
-    expect(stdout).toMatch(/docs\s+Ready\s+100\s+23/);
+    expect(stdout).toMatch(new RegExp(`docs\\s+Ready\\s+100\\s+${EXAMPLE_SITE_PAGES}\\b`));
   });
 
   it('writes a ConfigMap target without touching its other keys, comments or formatting', async () => {

@@ -9,7 +9,7 @@ import {
   GitSourceError,
   resolveGitRevision,
 } from '../../src/service/git-source.ts';
-import { CORPORA, tempDir } from '../export/fixtures.ts';
+import { EXAMPLE_SITE, tempDir } from '../export/fixtures.ts';
 import { GitServer } from '../harness/git-server.ts';
 import { freePort } from '../harness/processes.ts';
 
@@ -52,7 +52,7 @@ describe('git sources over HTTP with credentials', () => {
 
   beforeAll(async () => {
     server = await GitServer.start({ auth: credentials });
-    first = server.createRepo('docs', join(CORPORA, 'mcp-docs'));
+    first = server.createRepo('docs', EXAMPLE_SITE);
     server.tag('docs', 'v1');
     server.tag('docs', 'light', { lightweight: true });
     url = server.repoUrl('docs');
@@ -172,7 +172,7 @@ describe('git sources on a server that speaks protocol v0 only', () => {
   afterAll(() => server?.stop());
 
   it('checks out a revision through its ref, and says so when the ref has moved on', async () => {
-    const first = server.createRepo('docs', join(CORPORA, 'mcp-docs'));
+    const first = server.createRepo('docs', EXAMPLE_SITE);
     const url = server.repoUrl('docs');
     const current = await checkoutGit(url, 'main', join(tempDir(), 'source'), { revision: first });
     expect(current.revision).toBe(first);

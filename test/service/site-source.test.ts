@@ -3,12 +3,12 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkoutSite, redactUrl } from '../../src/service/site-source.ts';
-import { CORPORA, tempDir } from '../export/fixtures.ts';
+import { EXAMPLE_SITE, tempDir } from '../export/fixtures.ts';
 
-/** A real git repository holding the mcp-docs corpus on branch main, with a second commit on a tag. */
+/** A real git repository holding the example site on branch main, with a second commit on a tag. */
 function gitRepository(): string {
   const repo = tempDir('docsnap-git-');
-  cpSync(join(CORPORA, 'mcp-docs'), repo, { recursive: true });
+  cpSync(EXAMPLE_SITE, repo, { recursive: true });
   const git = (...args: string[]) =>
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
   git('init', '--quiet', '--initial-branch', 'main');
@@ -63,7 +63,7 @@ describe('site sources', () => {
   });
 
   it('uses a configured path as it is', async () => {
-    const path = join(CORPORA, 'mcp-docs');
+    const path = EXAMPLE_SITE;
     expect(await checkoutSite({ ...site('', ''), source: { path } }, tempDir())).toBe(path);
   });
 });

@@ -8,7 +8,10 @@
 # When KUBEBUILDER_ASSETS names a directory holding kube-apiserver, etcd and kubectl, those are
 # used as they are and nothing is built for Kubernetes.
 # Prints the two directories as shell assignments on its last lines (ENVTEST_DIR=…, S3_DIR=…).
+# With --check it builds nothing and exits 0 when everything is cached, 3 when something is not.
 set -euo pipefail
+check_only=false
+[[ ${1:-} == --check ]] && check_only=true
 
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${DOCSNAP_CACHE_DIR:-$HOME/.cache/docsnap}
@@ -26,7 +29,9 @@ log() { printf '[envtest] %s\n' "$*" >&2; }
 # go build of one tool package of a wrapper module, into $out, unless it is already there.
 build_tool() {
   local module=$1 pkg=$2 out=$3 ldflags=${4:-}
-  if [[ -x $out ]]; then log "cached $(basename "$out") ($out)"; return; fi
+  if [[ -x $out ]]; then $check_only || log "cached $(basename "$out") ($out)"; return; fi
+  if $check_only; then log "not built yet: $(basename "$out")"; exit 3; fi
+  command -v go >/dev/null || { log "go is missing: Go 1.26 or newer builds the test servers (https://go.dev/dl/)"; exit 1; }
   local start=$SECONDS
   log "building $(basename "$out") from $pkg ..."
   mkdir -p "$(dirname "$out")"
@@ -37,7 +42,7 @@ build_tool() {
 
 if [[ -n ${KUBEBUILDER_ASSETS:-} && -x $KUBEBUILDER_ASSETS/kube-apiserver && -x $KUBEBUILDER_ASSETS/etcd && -x $KUBEBUILDER_ASSETS/kubectl ]]; then
   envtest_dir=$KUBEBUILDER_ASSETS
-  log "using KUBEBUILDER_ASSETS=$envtest_dir"
+  $check_only || log "using KUBEBUILDER_ASSETS=$envtest_dir"
 else
   envtest_dir=$cache/envtest/k8s-${k8s_version#v}_etcd-${etcd_version#v}
   # The same stamps a release build sets, so /version (read by kubectl and Helm) is the real one.

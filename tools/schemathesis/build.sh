@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs schemathesis (from PyPI) into a virtualenv cached per version, for the API fuzz test.
 # Prints SCHEMATHESIS=<path of the st executable>.
+# With --check it installs nothing and exits 0 when the virtualenv is cached, 3 when it is not.
 set -euo pipefail
 VERSION=4.32.5
 CACHE="${DOCSNAP_CACHE_DIR:-$HOME/.cache/docsnap}/schemathesis-$VERSION"
+if [[ ${1:-} == --check ]]; then [[ -x $CACHE/bin/st ]] && exit 0 || exit 3; fi
 # CPython 3.11 has an AST bug (gh-106905) that crashes schemathesis's coverage phase: prefer a
 # newer interpreter when the machine has one (the fuzz test skips that phase on 3.11).
 pick_python() {

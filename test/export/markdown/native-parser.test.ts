@@ -1,11 +1,11 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { MANIFEST_FILE } from '../../../src/export/pipeline.ts';
-import { CORPORA, GENERATOR, tempDir } from '../fixtures.ts';
+import { CORPORA, EXAMPLE_SITE, HAVE_CORPORA, syntheticSite, tempDir, withoutCorpora } from '../fixtures.ts';
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -32,23 +32,34 @@ async function exportWith(
 }
 
 describe('the native parser (markdown-rs) against micromark', () => {
-  it('is built (tools/build-native.sh; .ci/run builds it)', () => {
+  it('is built (tools/build-native.sh, run by the test setup)', () => {
     expect(existsSync(addon), `${addon} is missing: run npm run native:build`).toBe(true);
   });
 
-  const synthetic = join(tempDir(), 'synthetic');
-  execFileSync(process.execPath, [GENERATOR, '--pages', '300', '--seed', '3', '--out', synthetic]);
-
-  it.each([
-    ['mcp-docs', join(CORPORA, 'mcp-docs')],
-    ['novu-docs', join(CORPORA, 'novu-docs')],
-    ['a synthetic site', synthetic],
-  ])('exports %s to the same files with the same warnings', { timeout: 180_000 }, async (_name, source) => {
+  const sameOutput = async (source: string) => {
     const [js, native] = await Promise.all([exportWith('js', source), exportWith('native', source)]);
     const differing = Object.keys({ ...js.files, ...native.files }).filter(
       (f) => js.files[f] !== native.files[f],
     );
     expect(differing).toEqual([]);
     expect(native.warnings).toBe(js.warnings);
+  };
+
+  it.each([
+    ['the example site', () => EXAMPLE_SITE],
+    ['a synthetic site', () => syntheticSite(300, 3).dir],
+  ])('exports %s to the same files with the same warnings', { timeout: 180_000 }, async (_name, source) => {
+    await sameOutput(source());
   });
+
+  it.skipIf(!HAVE_CORPORA).each([
+    ['mcp-docs', join(CORPORA, 'mcp-docs')],
+    ['novu-docs', join(CORPORA, 'novu-docs')],
+  ])(
+    withoutCorpora('exports %s to the same files with the same warnings'),
+    { timeout: 180_000 },
+    async (_name, source) => {
+      await sameOutput(source);
+    },
+  );
 });

@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   clearOpenApiCache,
@@ -15,6 +13,7 @@ import {
   renderOperation,
   type SchemaObject,
 } from '../../../src/export/openapi/index.ts';
+import { CORPORA, EXAMPLE_SITE, HAVE_CORPORA, syntheticSite, withoutCorpora } from '../fixtures.ts';
 import { fakeContext, petstore, tempRepo } from './helpers.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -305,46 +304,84 @@ describe('operations', () => {
   });
 });
 
-describe('synthetic and real corpora', () => {
+/** The operations a docs.json tab names, directly ("GET /users") or by pages with `openapi:` frontmatter. */
+async function operationsOfTab(root: string, tab: { groups: unknown }) {
+  const entries: string[] = [];
+  const walk = (node: unknown) => {
+    if (typeof node === 'string') entries.push(node);
+    else if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object' && 'pages' in node) walk(node.pages);
+  };
+  walk(tab.groups);
+  const refs = [];
+  for (const entry of entries) {
+    const direct = parseOperationRef(entry);
+    if (direct) {
+      refs.push(direct);
+      continue;
+    }
+    const frontmatter = /^openapi:\s*"([^"]+)"/m.exec(await readFile(join(root, `${entry}.mdx`), 'utf8'));
+    const ref = frontmatter?.[1] && parseOperationRef(frontmatter[1]);
+    if (ref) refs.push(ref);
+  }
+  return refs;
+}
+
+/** Renders every operation a tab names, expecting no warning and a curl example against `server`. */
+async function expectOperationsRender(
+  root: string,
+  tab: { openapi: string; groups: unknown },
+  server: string,
+) {
+  const refs = await operationsOfTab(root, tab);
+  expect(refs.length).toBeGreaterThan(0);
+  const spec = await loadOpenApi(tab.openapi, { repoRoot: root });
+  expect(listOperations(spec)).toHaveLength(refs.length);
+  for (const ref of refs) {
+    const op = findOperation(spec, ref.method, ref.path);
+    expect(op, `${ref.method} ${ref.path}`).toBeDefined();
+    if (!op) continue;
+    const ctx = fakeContext('air-gapped');
+    renderOperation(op, ctx);
+    expect(ctx.warnings).toEqual([]);
+    expect(ctx.codeBlocks[0]?.code).toContain(`--request ${op.method}`);
+    expect(ctx.codeBlocks[0]?.code).toContain(server);
+  }
+  return refs;
+}
+
+describe('generated, example and real sites', () => {
   it('resolves every API page of a generated site against its openapi.json', async () => {
-    const out = await repo({});
-    const generator = fileURLToPath(new URL('../../../../shared/tools/gen-docs-corpus.mjs', import.meta.url));
-    execFileSync(process.execPath, [generator, '--pages', '60', '--out', out], { stdio: 'ignore' });
-    const docs = JSON.parse(await readFile(join(out, 'docs.json'), 'utf8'));
+    const site = syntheticSite(60);
+    const docs = JSON.parse(await readFile(join(site.dir, 'docs.json'), 'utf8'));
     const apiTab = docs.navigation.tabs.find((t: { openapi?: string }) => t.openapi);
     expect(apiTab.openapi).toBe('openapi.json');
-    const entries: string[] = [];
-    const walk = (node: unknown) => {
-      if (typeof node === 'string') entries.push(node);
-      else if (Array.isArray(node)) node.forEach(walk);
-      else if (node && typeof node === 'object') Object.values(node).forEach(walk);
-    };
-    walk(apiTab.groups);
-    const refs = entries.map((e) => parseOperationRef(e)).filter((r) => r !== undefined);
-    expect(refs.length).toBeGreaterThan(0);
-    const spec = await loadOpenApi(apiTab.openapi, { repoRoot: out });
-    expect(listOperations(spec)).toHaveLength(refs.length);
-    for (const ref of refs) {
-      const op = findOperation(spec, ref.method, ref.path);
-      expect(op, `${ref.method} ${ref.path}`).toBeDefined();
-      if (!op) continue;
-      const ctx = fakeContext('air-gapped');
-      renderOperation(op, ctx);
-      expect(ctx.warnings).toEqual([]);
-      expect(ctx.codeBlocks[0]?.code).toContain(`--request ${op.method}`);
-      expect(ctx.codeBlocks[0]?.code).toContain('https://api.example.com/v1/');
-    }
+    const refs = await expectOperationsRender(site.dir, apiTab, 'https://api.example.com/v1/');
+    const operations = site.pages.flatMap((p) =>
+      p.operation ? [`${p.operation.method} ${p.operation.path}`] : [],
+    );
+    expect(refs.map((r) => `${r.method} ${r.path}`).sort()).toEqual(operations.sort());
   });
 
-  it("refuses novu-docs' remote OpenAPI URL without touching the network", async () => {
-    const corpus = fileURLToPath(new URL('../../../../shared/corpora/novu-docs/', import.meta.url));
-    const text = await readFile(join(corpus, 'docs.json'), 'utf8');
-    const url = /"openapi":\s*"(https?:[^"]+)"/.exec(text)?.[1];
-    expect(url).toMatch(/^https:/);
-    const fetchSpy = vi.spyOn(globalThis, 'fetch');
-    await expect(loadOpenApi(url as string, { repoRoot: corpus })).rejects.toThrow(
-      /remote URL, which is never fetched/,
-    );
-    expect(fetchSpy).not.toHaveBeenCalled();
+  it('resolves every API page of the example site against the Admin API document', async () => {
+    const docs = JSON.parse(await readFile(join(EXAMPLE_SITE, 'docs.json'), 'utf8'));
+    const apiTab = docs.navigation.tabs.find((t: { openapi?: string }) => t.openapi);
+    const refs = await expectOperationsRender(EXAMPLE_SITE, apiTab, 'http://127.0.0.1:8080/v');
+    expect(refs.map((r) => `${r.method} ${r.path}`)).toContain('GET /v2/agent/{projectId}/job/{id}');
   });
+
+  it.skipIf(!HAVE_CORPORA)(
+    withoutCorpora("refuses novu-docs' remote OpenAPI URL without touching the network"),
+    async () => {
+      const corpus = join(CORPORA, 'novu-docs');
+      const text = await readFile(join(corpus, 'docs.json'), 'utf8');
+      const url = /"openapi":\s*"(https?:[^"]+)"/.exec(text)?.[1];
+      expect(url).toMatch(/^https:/);
+      const fetchSpy = vi.spyOn(globalThis, 'fetch');
+      await expect(loadOpenApi(url as string, { repoRoot: corpus })).rejects.toThrow(
+        /remote URL, which is never fetched/,
+      );
+      expect(fetchSpy).not.toHaveBeenCalled();
+    },
+  );
 });

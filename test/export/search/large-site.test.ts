@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,10 +5,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchIndexBuilder, type SearchIndexFile } from '../../../src/export/search/index.ts';
+import { writeSyntheticSite } from '../../../tools/synthetic-site.ts';
 import { openIndex } from './harness.ts';
 import { syntheticDocuments } from './synthetic-site.ts';
 
-const generator = new URL('../../../../shared/tools/gen-docs-corpus.mjs', import.meta.url);
 const PAGES = 10_000;
 
 // A collectable heap makes "memory held by the builder" a measurement rather than a guess.
@@ -29,15 +28,7 @@ describe(`a ${PAGES.toLocaleString('en')}-page site`, () => {
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'docsnap-search-'));
-    execFileSync(process.execPath, [
-      generator.pathname,
-      '--pages',
-      String(PAGES),
-      '--seed',
-      '7',
-      '--out',
-      dir,
-    ]);
+    writeSyntheticSite(dir, { pages: PAGES, seed: 7 });
     const before = heapUsed();
     const started = performance.now();
     const builder = new SearchIndexBuilder();
