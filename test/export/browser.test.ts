@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
