@@ -169,8 +169,8 @@ describe('budgets set by the caller', () => {
     expect(resolveBudgets({ snippetDepth: 4 })).toEqual({ ...DEFAULT_BUDGETS, snippetDepth: 4 });
     expect(() => resolveBudgets({ nestingDepth: 0 })).toThrow(/nestingDepth must be a positive integer/);
     expect(() => resolveBudgets({ pageHtmlBytes: 1.5 })).toThrow(/pageHtmlBytes must be a positive integer/);
-    expect(() => resolveBudgets({ pages: 10 } as Partial<ExportBudgets>)).toThrow(
-      /unknown export budget "pages"/,
+    expect(() => resolveBudgets({ minutes: 10 } as Partial<ExportBudgets>)).toThrow(
+      /unknown export budget "minutes"/,
     );
   });
 });
