@@ -1,5 +1,4 @@
 import type { Element, Nodes, Properties } from 'hast';
-import { visit } from 'unist-util-visit';
 
 /**
  * The one URL policy of an export. Every href and src of a page, whoever wrote it (Markdown, HTML,
@@ -39,6 +38,7 @@ export function urlScheme(url: string): string | undefined {
 }
 
 export function isAllowedUrl(url: string, use: UrlUse): boolean {
+  if (!url.includes(':')) return true; // no scheme: relative, or a fragment
   const scheme = urlScheme(url);
   if (scheme === undefined || SCHEMES[use].has(scheme)) return true;
   return use === 'image' && DATA_IMAGE.test(asBrowserParses(url));
@@ -119,22 +119,60 @@ function srcsetUrls(srcset: string): string[] {
   return urls;
 }
 
+/** Every attribute (hast property name) that can hold a URL. */
+const URL_ATTRIBUTES = new Set([
+  'href',
+  'src',
+  'srcSet',
+  'poster',
+  'background',
+  'data',
+  'xLinkHref',
+  'cite',
+  'longDesc',
+  'ping',
+  'action',
+  'formAction',
+]);
+
 /**
  * Holds every URL attribute of a tree to the policy: a refused one is removed (a link without
  * href is inert text) with a warning, prefixed with the source line when the element has one.
+ * It runs on every page, layout included, so it walks the tree in one loop, reads only the
+ * attributes that can hold a URL, and skips subtrees `checkedAlready`.
  */
-export function enforceUrlPolicy(tree: Nodes, warn: (message: string) => void): void {
-  visit(tree, 'element', (element: Element) => {
-    for (const [attribute, value] of Object.entries(element.properties)) {
-      const use = useOf(element, attribute);
-      if (!use) continue;
-      const refused = urlsOf(attribute, value).find((url) => !isAllowedUrl(url, use));
-      if (refused === undefined) continue;
-      delete element.properties[attribute];
-      const line = element.position?.start.line;
-      warn(
-        `${line ? `line ${line}: ` : ''}${refusedUrlMessage(refused, `<${element.tagName} ${attribute}>`, use)}`,
-      );
+export function enforceUrlPolicy(
+  tree: Nodes,
+  warn: (message: string) => void,
+  checkedAlready: ReadonlySet<Nodes> = new Set(),
+): void {
+  const pending: Nodes[] = [tree];
+  while (pending.length > 0) {
+    const node = pending.pop() as Nodes;
+    if (checkedAlready.has(node)) continue;
+    if (node.type === 'element') {
+      checkElement(node, warn);
+      if (node.content) pending.push(node.content);
     }
-  });
+    if ('children' in node)
+      for (let i = node.children.length - 1; i >= 0; i--) pending.push(node.children[i] as Nodes);
+  }
+}
+
+function checkElement(element: Element, warn: (message: string) => void): void {
+  const properties = element.properties;
+  for (const attribute in properties) {
+    if (!URL_ATTRIBUTES.has(attribute)) continue;
+    const value = properties[attribute];
+    if (value === undefined || value === null) continue;
+    const use = useOf(element, attribute);
+    if (!use) continue;
+    const refused = urlsOf(attribute, value).find((url) => !isAllowedUrl(url, use));
+    if (refused === undefined) continue;
+    delete properties[attribute];
+    const line = element.position?.start.line;
+    warn(
+      `${line ? `line ${line}: ` : ''}${refusedUrlMessage(refused, `<${element.tagName} ${attribute}>`, use)}`,
+    );
+  }
 }

@@ -108,12 +108,16 @@ export class PageRenderer {
     };
 
     const content: ElementContent[] = [];
+    /** Content held to the URL policy as it was converted (markdown/to-hast.ts). */
+    const heldToUrlPolicy = new Set<ElementContent>();
     let markdownBody = '';
     if (page.source) {
       const text = readPageSource(this.repo, page.source, this.budgets.pageSourceBytes);
       const { body } = splitFrontmatter(text, page.source);
       const tree = this.snippets.expand(parseBody(body, page.source, this.budgets), page.source, warn);
-      content.push(...(mdastToHast(tree, ctx, page.source).children as ElementContent[]));
+      const converted = mdastToHast(tree, ctx, page.source).children as ElementContent[];
+      for (const node of converted) heldToUrlPolicy.add(node);
+      content.push(...converted);
       markdownBody = body.replace(/^\s*(import|export)\s.*$/gm, '').trim();
     }
     if (page.operation) {
@@ -139,7 +143,7 @@ export class PageRenderer {
     if (this.options.deployment === 'air-gapped') enforceAirGap({ type: 'root', children: [document] }, warn);
     // Content was held to the URL policy as it was converted; this covers everything else on the
     // page (layout, API reference, air-gap replacements), whatever produced it.
-    enforceUrlPolicy(document, warn);
+    enforceUrlPolicy(document, warn, heldToUrlPolicy);
     // Raw nodes are code blocks highlighted to HTML at build time (markdown/highlight.ts); authored
     // raw HTML never gets here (MDX drops it, .md pages parse and sanitize it first).
     const html = `<!doctype html>\n${toHtml(document, { allowDangerousHtml: true })}\n`;
