@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { formatBytes, overBudget } from '../budgets.ts';
 import type { SourceLocation } from '../errors.ts';
 import type { DocsRepository } from './repository.ts';
@@ -13,12 +13,18 @@ export function readPageSource(
   maxBytes: number,
   from?: SourceLocation,
 ): string {
-  const { size } = statSync(repo.absolute(path, from));
-  if (size > maxBytes)
-    throw overBudget(
-      { file: path },
-      `${formatBytes(size)} exceeds the limit of ${formatBytes(maxBytes)} for one page or snippet`,
-      'pageSourceBytes',
-    );
-  return repo.readText(path, from);
+  // One open for the size check and the read: a page is read once, its path resolved once.
+  const fd = openSync(repo.absolute(path, from), 'r');
+  try {
+    const { size } = fstatSync(fd);
+    if (size > maxBytes)
+      throw overBudget(
+        { file: path },
+        `${formatBytes(size)} exceeds the limit of ${formatBytes(maxBytes)} for one page or snippet`,
+        'pageSourceBytes',
+      );
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
 }

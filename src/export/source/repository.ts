@@ -55,8 +55,8 @@ export class DocsRepository {
   /** Absolute path of a repository-relative path, after checking symlinks do not leave the repository. */
   absolute(path: string, from?: SourceLocation): string {
     const full = join(this.root, path);
-    if (existsSync(full)) {
-      const real = realpathSync(full);
+    const real = realPathOrUndefined(full);
+    if (real !== undefined) {
       const rel = relative(this.root, real);
       if (rel.startsWith('..') || isAbsolute(rel)) {
         throw ExportError.at(
@@ -176,4 +176,13 @@ export class DocsRepository {
 
 function byName(a: Dirent, b: Dirent): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** The real path of a file, or undefined when it does not exist (one system call, not two). */
+function realPathOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }

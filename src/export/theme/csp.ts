@@ -15,7 +15,16 @@ export interface PolicyInput {
   connectOrigins?: string[];
 }
 
-const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+/** Hashes of inline scripts and styles, by text: every page of a site has the same few. */
+const hashes = new Map<string, string>();
+function hashOf(text: string): string {
+  let hash = hashes.get(text);
+  if (hash === undefined) {
+    hash = `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+    if (hashes.size < 1000) hashes.set(text, hash);
+  }
+  return hash;
+}
 
 /**
  * The Content-Security-Policy of an exported page: defence in depth behind the URL and HTML
