@@ -139,17 +139,17 @@ const URL_ATTRIBUTES = new Set([
  * Holds every URL attribute of a tree to the policy: a refused one is removed (a link without
  * href is inert text) with a warning, prefixed with the source line when the element has one.
  * It runs on every page, layout included, so it walks the tree in one loop, reads only the
- * attributes that can hold a URL, and skips the subtrees `checkedAlready` says were checked.
+ * attributes that can hold a URL, and skips subtrees `checkedAlready`.
  */
 export function enforceUrlPolicy(
   tree: Nodes,
   warn: (message: string) => void,
-  checkedAlready: (node: Nodes) => boolean = () => false,
+  checkedAlready: ReadonlySet<Nodes> = new Set(),
 ): void {
   const pending: Nodes[] = [tree];
   while (pending.length > 0) {
     const node = pending.pop() as Nodes;
-    if (checkedAlready(node)) continue;
+    if (checkedAlready.has(node)) continue;
     if (node.type === 'element') {
       checkElement(node, warn);
       if (node.content) pending.push(node.content);

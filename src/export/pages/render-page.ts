@@ -24,7 +24,7 @@ import type { PageSpec, SiteModel } from '../source/load-site.ts';
 import { readPageSource } from '../source/page-source.ts';
 import { DocsRepository } from '../source/repository.ts';
 import { routeOf } from '../source/routes.ts';
-import { isSharedChrome, listedPagesPerSection, renderLayout } from '../theme/layout.ts';
+import { listedPagesPerSection, renderLayout } from '../theme/layout.ts';
 import { enforceUrlPolicy } from '../url-policy.ts';
 import { enforceAirGap } from './air-gap.ts';
 import { outlineContent } from './headings.ts';
@@ -46,9 +46,6 @@ export interface RenderedPage {
  * Renders pages of one site: source → mdast → hast (components, snippets, code) → layout → HTML.
  * One instance per render worker; it holds what every page shares (link targets, snippet cache).
  */
-/** Parts of the layout shared by many pages that this thread has held to the URL policy. */
-const checkedChrome = new WeakSet<object>();
-
 export class PageRenderer {
   private readonly site: SiteModel;
   private readonly options: ExportOptions;
@@ -146,12 +143,7 @@ export class PageRenderer {
     if (this.options.deployment === 'air-gapped') enforceAirGap({ type: 'root', children: [document] }, warn);
     // Content was held to the URL policy as it was converted; this covers everything else on the
     // page (layout, API reference, air-gap replacements), whatever produced it.
-    enforceUrlPolicy(document, warn, (node) => {
-      if (heldToUrlPolicy.has(node as ElementContent) || checkedChrome.has(node)) return true;
-      // Shared by many pages: checked in this walk, it is checked for every later page.
-      if (isSharedChrome(node)) checkedChrome.add(node);
-      return false;
-    });
+    enforceUrlPolicy(document, warn, heldToUrlPolicy);
     // Raw nodes are code blocks highlighted to HTML at build time (markdown/highlight.ts); authored
     // raw HTML never gets here (MDX drops it, .md pages parse and sanitize it first).
     const html = `<!doctype html>\n${toHtml(document, { allowDangerousHtml: true })}\n`;

@@ -43,16 +43,6 @@ export interface LayoutInput {
  * relative to the folder): built once per worker and reused, which matters on large sites.
  */
 const chromeCache = new WeakMap<SiteModel, Map<string, Element>>();
-
-/**
- * Parts of the layout built once and placed in many pages (header, footer, sidebar entries).
- * Whoever post-processes pages may treat them as one: checked once, they are checked for all.
- */
-const sharedChrome = new WeakSet<object>();
-export function isSharedChrome(node: object): boolean {
-  return sharedChrome.has(node);
-}
-
 function cached(input: LayoutInput, part: string, build: () => Element): Element {
   const page = input.site.pages[input.pageIndex] as PageSpec;
   let cache = chromeCache.get(input.site);
@@ -66,47 +56,8 @@ function cached(input: LayoutInput, part: string, build: () => Element): Element
   if (!element) {
     element = build();
     cache.set(key, element);
-    sharedChrome.add(element);
   }
   return element;
-}
-
-/**
- * Whether an entry renders the same on every page of a folder: not when it holds a site link of
- * its own (resolved per page, which records the page's anchors and broken links).
- */
-const shareableEntries = new WeakMap<SiteNavItem, boolean>();
-function shareable(item: SiteNavItem): boolean {
-  if (item.kind === 'page') return true;
-  if (item.kind === 'link') return isExternal(item.href);
-  let known = shareableEntries.get(item);
-  if (known === undefined) {
-    known = item.items.every(shareable);
-    shareableEntries.set(item, known);
-  }
-  return known;
-}
-
-/**
- * Sidebar entries that do not hold the current page look the same on every page of a folder
- * (their links are relative to it): built once per folder and shared, so a page builds only the
- * path to its own entry. On a large section this is most of the layout's work.
- */
-const sidebarEntries = new WeakMap<SiteModel, Map<string, Map<SiteNavItem, ElementContent[]>>>();
-function sharedEntries(input: LayoutInput): Map<SiteNavItem, ElementContent[]> {
-  const page = input.site.pages[input.pageIndex] as PageSpec;
-  let bySite = sidebarEntries.get(input.site);
-  if (!bySite) {
-    bySite = new Map();
-    sidebarEntries.set(input.site, bySite);
-  }
-  const folder = page.output.slice(0, page.output.lastIndexOf('/') + 1);
-  let entries = bySite.get(folder);
-  if (!entries) {
-    entries = new Map();
-    bySite.set(folder, entries);
-  }
-  return entries;
 }
 
 const icon = (name: string, library: SiteModel['config']['iconLibrary']) =>
@@ -328,70 +279,66 @@ function sidebar(input: LayoutInput): Element {
         ? item.items.some(contains)
         : false;
 
-  const shared = sharedEntries(input);
   const renderItems = (items: SiteNavItem[], depth: number): ElementContent[] =>
     items.flatMap((item, index): ElementContent[] => {
-      if (contains(item) || !shareable(item)) return renderItem(item, index, depth);
-      let entry = shared.get(item);
-      if (!entry) {
-        entry = renderItem(item, index, depth);
-        for (const node of entry) sharedChrome.add(node);
-        shared.set(item, entry);
-      }
-      return entry;
-    });
-  const renderItem = (item: SiteNavItem, index: number, depth: number): ElementContent[] => {
-    if (item.kind === 'page') {
-      const target = site.pages[item.page];
-      if (!target?.listed || !target.rendered) return [];
-      const label = target.sidebarTitle ?? target.title;
-      const href = target.externalUrl ?? relativeUrl(page.output, target.output);
-      const current = item.page === input.pageIndex;
-      return [
-        h('li', [
-          h('a', { href, ...(current ? { ariaCurrent: 'page', className: ['active'] } : {}) }, [
-            ...(target.icon ? [icon(target.icon, site.config.iconLibrary)].filter(isElement) : []),
-            ...(target.operation
-              ? [
-                  h(
-                    'span',
-                    {
-                      className: ['ds-nav-method', `ds-nav-method-${target.operation.method.toLowerCase()}`],
-                    },
-                    target.operation.method,
-                  ),
-                ]
-              : []),
-            label,
-          ]),
-        ]),
-      ];
-    }
-    if (item.kind === 'link')
-      return [h('li', [h('a', { href: navHref(input, item.href), className: ['ds-nav-link'] }, item.label)])];
-    const open = contains(item) || item.expanded || depth === 0;
-    const heading = [
-      ...(item.icon ? [icon(item.icon, site.config.iconLibrary)].filter(isElement) : []),
-      item.label,
-    ];
-    if (depth === 0) {
-      if (lazy && !contains(item)) {
+      if (item.kind === 'page') {
+        const target = site.pages[item.page];
+        if (!target?.listed || !target.rendered) return [];
+        const label = target.sidebarTitle ?? target.title;
+        const href = target.externalUrl ?? relativeUrl(page.output, target.output);
+        const current = item.page === input.pageIndex;
         return [
-          // Kept minimal: on a large site this stub repeats in every page for every group.
-          h('li', [h('details', { dataG: String(index) }, [h('summary', heading)])]),
+          h('li', [
+            h('a', { href, ...(current ? { ariaCurrent: 'page', className: ['active'] } : {}) }, [
+              ...(target.icon ? [icon(target.icon, site.config.iconLibrary)].filter(isElement) : []),
+              ...(target.operation
+                ? [
+                    h(
+                      'span',
+                      {
+                        className: [
+                          'ds-nav-method',
+                          `ds-nav-method-${target.operation.method.toLowerCase()}`,
+                        ],
+                      },
+                      target.operation.method,
+                    ),
+                  ]
+                : []),
+              label,
+            ]),
+          ]),
+        ];
+      }
+      if (item.kind === 'link')
+        return [
+          h('li', [h('a', { href: navHref(input, item.href), className: ['ds-nav-link'] }, item.label)]),
+        ];
+      const open = contains(item) || item.expanded || depth === 0;
+      const heading = [
+        ...(item.icon ? [icon(item.icon, site.config.iconLibrary)].filter(isElement) : []),
+        item.label,
+      ];
+      if (depth === 0) {
+        if (lazy && !contains(item)) {
+          return [
+            // Kept minimal: on a large site this stub repeats in every page for every group.
+            h('li', [h('details', { dataG: String(index) }, [h('summary', heading)])]),
+          ];
+        }
+        return [
+          h('li', { className: ['ds-nav-group'] }, [
+            h('p', { className: ['ds-nav-group-title'] }, heading),
+            h('ul', renderItems(item.items, depth + 1)),
+          ]),
         ];
       }
       return [
-        h('li', { className: ['ds-nav-group'] }, [
-          h('p', { className: ['ds-nav-group-title'] }, heading),
-          h('ul', renderItems(item.items, depth + 1)),
+        h('li', [
+          h('details', { open }, [h('summary', heading), h('ul', renderItems(item.items, depth + 1))]),
         ]),
       ];
-    }
-    return [
-      h('li', [h('details', { open }, [h('summary', heading), h('ul', renderItems(item.items, depth + 1))])]),
-    ];
-  };
+    });
 
   return h('nav', { id: 'ds-sidebar', className: ['ds-sidebar'], ariaLabel: 'Documentation' }, [
     h('ul', section ? renderItems(section.items, 0) : []),
