@@ -10,7 +10,7 @@ import { DEFAULT_FETCH_OPTIONS, type FetchOptions, fetchBundle, linkForLogs } fr
 import { ServeMetrics } from './metrics.ts';
 import { type DeploymentKind, ServedSite, SiteHandler } from './site-handler.ts';
 import { BundleRefused, type UnpackLimits } from './unpack-bundle.ts';
-import { readValuesFile } from './values.ts';
+import { parseValues } from './values.ts';
 
 export interface BundleServerOptions {
   /** Where the values come from: a Helm values file (watched), or a link given once. */
@@ -26,6 +26,8 @@ export interface BundleServerOptions {
   unpackLimits?: UnpackLimits;
   /** How often the values file is read again besides file-change events (kubelet's swaps can be missed). */
   valuesPollMs?: number;
+  /** First wait before a version that could not be had is tried again (doubling to 5 min). */
+  retryFirstMs?: number;
   /** How often a version still sending responses after a swap is checked again before it is removed. */
   drainMs?: number;
 }
@@ -88,6 +90,7 @@ class ServeState {
   private active: VerifiedBundle | undefined;
   private applied: Promise<void> = Promise.resolve();
   private lastValuesText: string | undefined;
+  private reading: Promise<void> = Promise.resolve();
   private watcher: FSWatcher | undefined;
   private poll: NodeJS.Timeout | undefined;
   private readonly stopping = new AbortController();
@@ -145,15 +148,24 @@ class ServeState {
     this.stopping.abort();
   }
 
-  /** Reads the values file again; applies it when its text changed. */
-  private async readValues(): Promise<void> {
+  /**
+   * Reads the values file again and applies it when its text changed. Reads run one after
+   * another: a slow read of the old file finishing after a read of the new one must not bring
+   * the old values back.
+   */
+  private readValues(): Promise<void> {
+    this.reading = this.reading.then(() => this.readValuesNow());
+    return this.reading;
+  }
+
+  private async readValuesNow(): Promise<void> {
     const { source, log } = this.options;
     if (!('valuesFile' in source)) return;
     const text = await readFile(source.valuesFile, 'utf8').catch(() => undefined);
     if (text === undefined || text === this.lastValuesText) return;
     this.lastValuesText = text;
     try {
-      this.enqueue(await readValuesFile(source.valuesFile));
+      this.enqueue(parseValues(text, source.valuesFile));
     } catch (error) {
       // A bad edit keeps the current version serving; the message names the field, never the link.
       log.error({ file: basename(source.valuesFile), err: (error as Error).message }, 'values not applied');
@@ -206,7 +218,8 @@ class ServeState {
         log.warn({ serving: this.active.version }, 'still serving the last good version');
       } else this.setReady(false, `no verified bundle: ${message}`);
       // The store may come back, or the link be refreshed in place: try again, less and less often.
-      const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** this.failuresInARow++);
+      const first = this.options.retryFirstMs ?? RETRY_FIRST_MS;
+      const delay = Math.min(Math.max(RETRY_MAX_MS, first), first * 2 ** this.failuresInARow++);
       if (!this.stopping.signal.aborted) this.retry = setTimeout(() => this.enqueue(values), delay).unref();
       return;
     }

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { StaticExportValues } from '../contract/site-values.ts';
 
@@ -15,18 +14,6 @@ export class ValuesError extends Error {
  * Nothing else of the file is read. Errors name the field, never its value: the file holds a
  * presigned link.
  */
-export async function readValuesFile(file: string): Promise<StaticExportValues> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new ValuesError(
-      `cannot read the values file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
-  }
-  return parseValues(text, file);
-}
-
 export function parseValues(text: string, file: string): StaticExportValues {
   let document: unknown;
   try {

@@ -299,6 +299,8 @@ describe('docsnap serve refuses unsafe or wrong archives, and keeps serving the 
     );
     server = await serve({
       source: { valuesFile: mountFile },
+      // Each refusal is counted once: no retry of an earlier version lands in a later test.
+      retryFirstMs: 600_000,
       unpackLimits: { maxBytes: 50 * 1024 ** 2, maxFiles: 1000, maxRatio: 200 },
     });
   });
