@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSite } from '../../src/export/pipeline.ts';
+import { ArchiveStore, startTestServer } from '../serve/helpers.ts';
 import { launchChromium, serveSite } from './browser-harness.ts';
 import {
   CORPORA,
@@ -105,16 +107,34 @@ let server: Server;
 let outDir: string;
 let httpBase: string;
 
+/** The same export fetched, verified and served by `docsnap serve`, with its own headers. */
+let bundleServer: Awaited<ReturnType<typeof startTestServer>>;
+const archiveStore = new ArchiveStore();
+
 beforeAll(async () => {
   outDir = join(tempDir(), 'site');
-  await exportSite({ source: site, outDir, options: { deployment: 'air-gapped' } });
+  const archivePath = join(tempDir(), 'site.tar.gz');
+  const exported = await exportSite({
+    source: site,
+    outDir,
+    archivePath,
+    options: { deployment: 'air-gapped' },
+  });
   ({ base: httpBase, server } = await serveSite(outDir));
+  await archiveStore.start();
+  const link = archiveStore.put('/site.tar.gz', readFileSync(archivePath));
+  bundleServer = await startTestServer({
+    source: { values: { enabled: true, bundleUrl: link, version: `sha256:${exported.archive?.sha256}` } },
+  });
+  await bundleServer.settled();
   browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => server?.close(resolve));
+  await bundleServer?.stop();
+  await archiveStore.stop();
 });
 
 /**
@@ -145,6 +165,7 @@ async function open(
 describe.each([
   ['file://', () => pathToFileURL(join(outDir, 'index.html')).href],
   ['http', () => `${httpBase}index.html`],
+  ['docsnap serve', () => `${bundleServer.url}/`],
 ])('an exported page in headless Chromium over %s', (_label, url) => {
   it('switches tabs and opens an accordion, loading nothing from elsewhere', async () => {
     const { page: tab, foreign, violations } = await open(url());

@@ -268,6 +268,48 @@ describe('docsnap serve', () => {
   });
 });
 
+describe('docsnap serve shutting down', () => {
+  it('finishes every response it began under load, then refuses new connections', {
+    timeout: 60_000,
+  }, async () => {
+    const link = store.put('/shutdown/v1.tar.gz', v1.archive);
+    const server = await startTestServer({ source: { values: values(link, `sha256:${v1.sha256}`) } });
+    await server.settled();
+    let stopping = false;
+    let completed = 0;
+    const broken: string[] = [];
+    let refused = 0;
+    const client = async () => {
+      for (let i = 0; ; i++) {
+        const path = ['/', '/guide/page-1', '/guide/page-2.html'][i % 3] as string;
+        let response: Response;
+        try {
+          response = await fetch(`${server.url}${path}`, { headers: { 'accept-encoding': 'identity' } });
+        } catch {
+          // Only once the server is stopping may a connection be refused.
+          if (!stopping) broken.push(`${path}: refused before the stop`);
+          refused++;
+          return;
+        }
+        const body = Buffer.from(await response.arrayBuffer());
+        if (response.status !== 200 || body.length !== Number(response.headers.get('content-length')))
+          broken.push(`${path}: ${response.status}, ${body.length} bytes`);
+        else completed++;
+      }
+    };
+    const clients = Array.from({ length: 8 }, client);
+    await new Promise((r) => setTimeout(r, 500));
+    stopping = true;
+    const stopped = Date.now();
+    await server.stop();
+    await Promise.all(clients);
+    expect(broken).toEqual([]);
+    expect(completed).toBeGreaterThan(50);
+    expect(refused).toBe(8);
+    expect(Date.now() - stopped).toBeLessThan(11_000);
+  });
+});
+
 describe('docsnap serve refuses unsafe or wrong archives, and keeps serving the last good one', () => {
   let server: Running;
   let mountFile: string;
