@@ -15,8 +15,10 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/**/*.integration.test.ts'],
           globalSetup: ['test/harness/prerequisites.ts'],
-          // Tests check behaviour, not time: whole-corpus exports and browser runs share two cores.
+          // Tests check behaviour, not time: whole-corpus exports and browser runs share two cores,
+          // and so do the servers some tests start and stop in their hooks.
           testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
       {
