@@ -26,8 +26,9 @@ export function isExternal(href: string): boolean {
 
 /** Relative URL from one output file to another ("a/b.html" → "c/d.html" gives "../c/d.html"). */
 export function relativeUrl(fromOutput: string, toOutput: string): string {
-  const rel = posix.relative(posix.dirname(fromOutput), toOutput);
-  return encodeURI(rel || posix.basename(toOutput));
+  const rel = encodeURI(posix.relative(posix.dirname(fromOutput), toOutput) || posix.basename(toOutput));
+  // A first segment with a colon would read as a scheme ("javascript:x.html"): keep it a path.
+  return /^[^/]*:/.test(rel) ? `./${rel}` : rel;
 }
 
 /** The path from a page to the site root: "" at the root, "../../" two folders down. */

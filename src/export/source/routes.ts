@@ -42,12 +42,14 @@ export function routeOf(reference: string): string {
 /**
  * The route of a page named by `reference`, refused with an error naming `field` (for example
  * `docs.json: redirects[2].source`) when it could escape the output or mislead: `..`, an absolute
- * or drive path, backslashes, control characters, bidirectional overrides.
+ * or drive path, backslashes, control characters, bidirectional overrides, colons.
  */
 export function toRoute(reference: string, field: string): string {
   const route = routeOf(reference);
   if (route === '') return route;
-  const reason = unsafeNameReason(route);
+  const reason =
+    unsafeNameReason(route) ??
+    (route.includes(':') ? 'it contains a colon (read as a URL scheme)' : undefined);
   if (reason) throw new ExportError(`${field}: route ${JSON.stringify(reference)} refused: ${reason}`, []);
   return route;
 }

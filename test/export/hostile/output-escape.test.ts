@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeArchive } from '../../../src/export/archive/archive.ts';
@@ -145,5 +145,34 @@ describe('the route policy', () => {
     expect(toRoute('guides/index.mdx', 'f')).toBe('guides');
     expect(toRoute('/index', 'f')).toBe('');
     expect(toRoute('/ja/はじめに', 'f')).toBe('ja/はじめに');
+  });
+});
+
+describe('names that hold a colon', () => {
+  it('a page route with a colon is refused, naming the entry', async () => {
+    const repo = docsRepo({
+      'docs.json': config({
+        navigation: { groups: [{ group: 'Start', pages: ['index', 'javascript:alert(1)'] }] },
+      }),
+      'index.mdx': page('Home'),
+      'javascript:alert(1).mdx': page('Colon'),
+    });
+    const error = await exportFails(repo, { archivePath: join(tempDir(), 'site.tar.gz') });
+    expect(error.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/\[1\]: route "javascript:alert\(1\)" refused: it contains a colon/),
+    ]);
+  });
+
+  it('a link to a file whose name holds a colon stays a path, never read as a scheme', async () => {
+    const repo = docsRepo({
+      'docs.json': config(),
+      'index.mdx': page('Home', '[Download](/javascript:alert(1).pdf)'),
+      'javascript:alert(1).pdf': 'pdf',
+    });
+    const outDir = join(tempDir(), 'site');
+    await exportSite({ source: repo, outDir });
+    const home = readFileSync(join(outDir, 'index.html'), 'utf8');
+    expect(home).toContain('href="./javascript:alert(1).pdf"');
+    expect(home).not.toMatch(/href="javascript:/);
   });
 });
