@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger } from '../api/logging.ts';
+import { DeploymentKind } from '../contract/deployment.ts';
 import { parseListen } from './flags.ts';
 
 /** `docsnap serve`: fetches the bundle a deployment's values name and serves it until SIGTERM. */
@@ -30,7 +31,7 @@ export function serveCommand(): Command {
     )
     .addOption(
       new Option('--deployment <kind>', 'deployment kind of the site: sets the Content-Security-Policy')
-        .choices(['cloud', 'client-hosted', 'air-gapped'])
+        .choices(DeploymentKind.options)
         .default('cloud'),
     )
     .option('--frame-ancestors <sources>', 'CSP frame-ancestors: who may show the site in a frame', "'self'")
@@ -43,7 +44,7 @@ export function serveCommand(): Command {
         listen: string;
         adminListen: string;
         cacheDir: string;
-        deployment: 'cloud' | 'client-hosted' | 'air-gapped';
+        deployment: DeploymentKind;
         frameAncestors: string;
         logLevel: string;
       }) => {

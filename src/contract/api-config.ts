@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Domain } from './admin-api.ts';
+import { DeploymentKind } from './deployment.ts';
 import { durationSchema } from './duration.ts';
 
 /** The `docsnap api` configuration file (YAML), validated field by field. */
@@ -37,7 +38,7 @@ export const Site = z
     domain: Domain,
     organization: Identifier,
     source: SiteSource,
-    deployment: z.enum(['cloud', 'client-hosted', 'air-gapped']).default('cloud'),
+    deployment: DeploymentKind.default('cloud'),
     siteUrl: z.url().optional().describe('Public URL, for sitemap.xml and canonical links.'),
     features: z
       .object({ search: z.boolean().optional(), analytics: z.boolean().optional() })

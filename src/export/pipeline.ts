@@ -15,6 +15,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { Piscina } from 'piscina';
+import { type BundleManifest, MANIFEST_FILE } from '../contract/bundle-manifest.ts';
 import { packageVersion } from '../version.ts';
 import {
   type ArchiveResult,
@@ -64,14 +65,7 @@ export interface ExportRequest {
   signal?: AbortSignal;
 }
 
-export interface ExportManifest {
-  generator: string;
-  version: string | null;
-  deployment: ExportOptions['deployment'];
-  pageCount: number;
-  /** Every file of the site but the manifest itself, with its sha256. */
-  files: Record<string, string>;
-}
+export type ExportManifest = BundleManifest;
 
 export interface ExportResult {
   pageCount: number;
@@ -81,7 +75,8 @@ export interface ExportResult {
   warnings: SourceProblem[];
 }
 
-export const MANIFEST_FILE = 'docsnap-manifest.json';
+export { MANIFEST_FILE };
+
 const BATCH_SIZE = 8;
 
 /**

@@ -1,4 +1,5 @@
 import type { Element, ElementContent } from 'hast';
+import type { DeploymentKind } from '../contract/deployment.ts';
 
 /**
  * The contract between the page renderer and the parts that turn pieces of a page into HTML
@@ -7,8 +8,8 @@ import type { Element, ElementContent } from 'hast';
  * folder's assets/ (no framework at runtime).
  */
 
-/** How the site will be deployed (spec, section 1). Air-gapped sites load nothing from any other origin. */
-export type DeploymentKind = 'cloud' | 'client-hosted' | 'air-gapped';
+/** How the site will be deployed (spec, section 1). */
+export type { DeploymentKind };
 
 /** The icon set named in docs.json (`icons.library`); Font Awesome is the format's default. */
 export type IconLibrary = 'fontawesome' | 'lucide';

@@ -4,11 +4,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
+import type { DeploymentKind } from '../contract/deployment.ts';
 import { type StaticExportValues, versionDigest } from '../contract/site-values.ts';
 import { BundleCache, type VerifiedBundle } from './bundle-cache.ts';
 import { DEFAULT_FETCH_OPTIONS, type FetchOptions, fetchBundle, linkForLogs } from './fetch-bundle.ts';
 import { ServeMetrics } from './metrics.ts';
-import { type DeploymentKind, ServedSite, SiteHandler } from './site-handler.ts';
+import { ServedSite, SiteHandler } from './site-handler.ts';
 import { BundleRefused, type UnpackLimits } from './unpack-bundle.ts';
 import { parseValues } from './values.ts';
 

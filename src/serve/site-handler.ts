@@ -2,10 +2,9 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import type { DeploymentKind } from '../contract/deployment.ts';
 import type { VerifiedBundle } from './bundle-cache.ts';
 import { contentTypeOf } from './content-types.ts';
-
-export type DeploymentKind = 'cloud' | 'client-hosted' | 'air-gapped';
 
 export interface SiteHeaderSettings {
   deployment: DeploymentKind;

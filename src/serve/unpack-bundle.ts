@@ -6,10 +6,10 @@ import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
+import { BundleManifest, MANIFEST_FILE } from '../contract/bundle-manifest.ts';
 import { unsafeNameReason } from '../export/source/routes.ts';
 
-/** The name of the manifest inside an export archive (export/pipeline.ts MANIFEST_FILE). */
-export const MANIFEST = 'docsnap-manifest.json';
+const ManifestFiles = BundleManifest.pick({ files: true });
 
 /** An archive that is refused: the message names the entry and the rule. */
 export class BundleRefused extends Error {
@@ -113,14 +113,14 @@ export async function unpackBundle(
 
 /** Every file the manifest lists, with its sha256, and no other file. */
 async function checkManifest(dir: string, files: Map<string, UnpackedFile>): Promise<void> {
-  if (!files.has(MANIFEST)) throw new BundleRefused(`the archive has no ${MANIFEST}: not a docsnap export`);
+  if (!files.has(MANIFEST_FILE))
+    throw new BundleRefused(`the archive has no ${MANIFEST_FILE}: not a docsnap export`);
   let listed: Record<string, string>;
   try {
-    const manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as { files?: unknown };
-    if (typeof manifest.files !== 'object' || manifest.files === null) throw new Error('no files');
-    listed = manifest.files as Record<string, string>;
+    // Only the file list matters here; the rest of the manifest is for people and tools.
+    listed = ManifestFiles.parse(JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8'))).files;
   } catch {
-    throw new BundleRefused(`${MANIFEST} is not a valid manifest`);
+    throw new BundleRefused(`${MANIFEST_FILE} is not a valid manifest`);
   }
   for (const [name, sha256] of Object.entries(listed)) {
     const file = files.get(name);
@@ -128,6 +128,6 @@ async function checkManifest(dir: string, files: Map<string, UnpackedFile>): Pro
     if (file.sha256 !== sha256) throw new BundleRefused(`${name}: its sha256 differs from the manifest`);
   }
   for (const name of files.keys())
-    if (name !== MANIFEST && !(name in listed))
+    if (name !== MANIFEST_FILE && !(name in listed))
       throw new BundleRefused(`${name}: in the archive, not in the manifest`);
 }
