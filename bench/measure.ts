@@ -11,7 +11,7 @@ export interface Measurement {
 }
 
 /** Peak RSS so far of a process, from /proc (covers all its threads). */
-function peakRss(pid: number): number | undefined {
+export function peakRss(pid: number): number | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const match = /VmHWM:\s+(\d+) kB/.exec(status);

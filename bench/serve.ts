@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { exportSite } from '../src/export/pipeline.ts';
+import { peakRss } from './measure.ts';
 
 const { values } = parseArgs({
   options: {
@@ -81,12 +82,7 @@ async function start(command: string, args: string[], ready: RegExp, logName: st
 /** Peak RSS (VmHWM) of a process and its children, in MiB: nginx runs as a master and workers. */
 function peakRssMiB(pid: number): number {
   const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean);
-  let total = 0;
-  for (const p of [String(pid), ...children]) {
-    const status = readFileSync(`/proc/${p}/status`, 'utf8');
-    total += Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-  }
-  return total;
+  return [pid, ...children.map(Number)].reduce((total, p) => total + (peakRss(p) ?? 0), 0);
 }
 
 async function load(url: string) {
