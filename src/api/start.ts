@@ -8,6 +8,9 @@ import { openObjectStore } from '../storage/open-store.ts';
 import { createLogger } from './logging.ts';
 import { type ApiServer, buildApiServer } from './server.ts';
 
+/** How long a stopping server lets requests in flight finish. */
+const CLOSE_GRACE_MS = 10_000;
+
 export interface RunningApi {
   app: ApiServer;
   /** http://host:port of the listening server. */
@@ -41,7 +44,11 @@ export async function startApi(
     store,
     exportJobs,
     close: async () => {
+      // Requests in flight get a grace period; a client that never finishes reading a response
+      // does not hold the shutdown past it.
+      const forced = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS).unref();
       await app.close();
+      clearTimeout(forced);
       await exportJobs.close();
     },
   };

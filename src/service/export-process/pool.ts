@@ -151,7 +151,11 @@ class ExportProcess {
   async kill(): Promise<void> {
     clearTimeout(this.idleTimer);
     if (this.alive) this.child.kill('SIGKILL');
-    await this.exited;
+    // SIGKILL cannot be refused; the wait is bounded all the same, so a lost exit event never
+    // holds up the shutdown of the process that owns the pool.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.exited, new Promise((resolve) => (timer = setTimeout(resolve, 5_000).unref()))]);
+    clearTimeout(timer);
   }
 
   run(
