@@ -36,7 +36,7 @@ import { SearchIndexBuilder } from './search/index.ts';
 import { loadSite, type SiteModel } from './source/load-site.ts';
 import { assertOutputName } from './source/routes.ts';
 import { navigationScript, siteAssets } from './theme/assets.ts';
-import { FULL_NAV_LIMIT, listedPagesPerSection } from './theme/layout.ts';
+import { FULL_NAV_LIMIT, listedPagesPerSection } from './theme/layout-input.ts';
 
 export type ExportPhase = 'loading' | 'rendering' | 'writing' | 'archiving' | 'done';
 

@@ -24,7 +24,9 @@ import type { PageSpec, SiteModel } from '../source/load-site.ts';
 import { readPageSource } from '../source/page-source.ts';
 import { DocsRepository } from '../source/repository.ts';
 import { routeOf } from '../source/routes.ts';
-import { listedPagesPerSection, renderLayout } from '../theme/layout.ts';
+import { renderLayout } from '../theme/layout.ts';
+import { listedPagesPerSection } from '../theme/layout-input.ts';
+import { PrerenderedParts } from '../theme/prerender.ts';
 import { enforceUrlPolicy } from '../url-policy.ts';
 import { enforceAirGap } from './air-gap.ts';
 import { outlineContent } from './headings.ts';
@@ -54,6 +56,7 @@ export class PageRenderer {
   private readonly snippets: SnippetResolver;
   private readonly targets: LinkTargets;
   private readonly sectionSizes: number[];
+  private readonly layoutParts = new PrerenderedParts();
 
   constructor(site: SiteModel, options: ExportOptions) {
     this.site = site;
@@ -138,6 +141,8 @@ export class PageRenderer {
       options: this.options,
       resolveHref: links.resolveHref,
       resolveAsset: links.resolveAsset,
+      warn,
+      parts: this.layoutParts,
       sectionSizes: this.sectionSizes,
     });
     if (this.options.deployment === 'air-gapped') enforceAirGap({ type: 'root', children: [document] }, warn);

@@ -1,5 +1,6 @@
 import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
+import type { Raw } from 'mdast-util-to-hast';
 import { iconElement } from '../components/index.ts';
 import type { ExportOptions } from '../options.ts';
 import type { TocEntry } from '../pages/headings.ts';
@@ -8,64 +9,25 @@ import type { PageSpec, SiteModel, SiteNavItem } from '../source/load-site.ts';
 import { type Analytics, analytics } from './analytics.ts';
 import { NAV_SCRIPT_DIR, SITE_CSS, SITE_JS } from './assets.ts';
 import { policyMeta } from './csp.ts';
-
-/**
- * Sections with more listed pages than this render their other top-level groups collapsed and
- * empty; site.js fills them from the section's navigation script when opened. Every page then
- * stays small however large the site is (a 10,000-page site would otherwise repeat a 100 KB
- * sidebar in every file).
- */
-export const FULL_NAV_LIMIT = 200;
-
-/** Listed, rendered pages per section: what decides between the full and the lazy sidebar. */
-export function listedPagesPerSection(site: SiteModel): number[] {
-  const sizes = site.sections.map(() => 0);
-  for (const page of site.pages) {
-    if (page.listed && page.rendered) sizes[page.section] = (sizes[page.section] ?? 0) + 1;
-  }
-  return sizes;
-}
-
-export interface LayoutInput {
-  site: SiteModel;
-  pageIndex: number;
-  content: ElementContent[];
-  toc: TocEntry[];
-  options: ExportOptions;
-  resolveHref: (href: string) => string;
-  resolveAsset: (src: string) => string;
-  /** Listed-page counts per section, to decide between the full and the lazy sidebar. */
-  sectionSizes: number[];
-}
+import { folderOf, icon, isElement, isLazy, type LayoutInput, navHref, pageOf } from './layout-input.ts';
+import { prerender } from './prerender.ts';
+import { sidebar } from './sidebar.ts';
 
 /**
  * Header and footer are the same for every page of a section in the same folder (links are
- * relative to the folder): built once per worker and reused, which matters on large sites.
+ * relative to the folder): prerendered once per renderer and reused, which matters on large sites.
  */
-const chromeCache = new WeakMap<SiteModel, Map<string, Element>>();
-function cached(input: LayoutInput, part: string, build: () => Element): Element {
-  const page = input.site.pages[input.pageIndex] as PageSpec;
-  let cache = chromeCache.get(input.site);
-  if (!cache) {
-    cache = new Map();
-    chromeCache.set(input.site, cache);
-  }
-  const folder = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
-  const key = `${part}\0${page.section}\0${folder(page.output)}\0${folder(page.source ?? page.output)}`;
-  let element = cache.get(key);
-  if (!element) {
-    element = build();
-    cache.set(key, element);
-  }
-  return element;
+function prerendered(input: LayoutInput, part: string, build: () => Element): Raw {
+  const page = pageOf(input);
+  const scope = `${part}\0${page.section}\0${folderOf(page.output)}\0${folderOf(page.source ?? page.output)}`;
+  return input.parts.scope(scope)(part, () =>
+    prerender(build(), { airGapped: input.options.deployment === 'air-gapped', warn: input.warn }),
+  );
 }
 
-const icon = (name: string, library: SiteModel['config']['iconLibrary']) =>
-  iconElement(name, { library, className: 'ds-icon' });
-
 export function renderLayout(input: LayoutInput): Element {
-  const { site, pageIndex, options } = input;
-  const page = site.pages[pageIndex] as PageSpec;
+  const { site, options } = input;
+  const page = pageOf(input);
   const root = rootPrefix(page.output);
   const config = site.config;
   const title =
@@ -95,7 +57,7 @@ export function renderLayout(input: LayoutInput): Element {
 
   const body: ElementContent[] = [
     h('a', { className: ['ds-skip'], href: '#content' }, 'Skip to content'),
-    cached(input, 'header', () => header(input)),
+    prerendered(input, 'header', () => header(input)),
     h('div', { className: ['ds-shell', `ds-mode-${mode}`] }, [
       ...(showSidebar ? [sidebar(input)] : []),
       h('main', { id: 'content', className: ['ds-main'], tabIndex: -1 }, [
@@ -110,7 +72,7 @@ export function renderLayout(input: LayoutInput): Element {
           h('div', { className: ['ds-content'] }, input.content),
         ]),
         pagination(input),
-        cached(input, 'footer', () => footer(input)),
+        prerendered(input, 'footer', () => footer(input)),
       ]),
       ...(showToc ? [tableOfContents(input.toc)] : []),
     ]),
@@ -155,12 +117,6 @@ function sharedHead(site: SiteModel, options: ExportOptions): SharedHead {
   return shared;
 }
 
-/** A sidebar too large to inline: its other top-level groups are filled from a navigation script. */
-function isLazy(input: LayoutInput): boolean {
-  const page = input.site.pages[input.pageIndex] as PageSpec;
-  return page.mode !== 'custom' && (input.sectionSizes[page.section] ?? 0) > FULL_NAV_LIMIT;
-}
-
 function canonicalUrl(siteUrl: string, page: PageSpec): string {
   return `${siteUrl.replace(/\/+$/, '')}/${page.output === 'index.html' ? '' : page.output}`;
 }
@@ -172,7 +128,7 @@ function themeBootstrap(appearance: SiteModel['config']['appearance']): string {
 
 function header(input: LayoutInput): Element {
   const { site, options } = input;
-  const page = site.pages[input.pageIndex] as PageSpec;
+  const page = pageOf(input);
   const config = site.config;
   const home = relativeUrl(page.output, 'index.html');
   const brand: ElementContent[] = config.logo
@@ -260,91 +216,6 @@ function header(input: LayoutInput): Element {
   ]);
 }
 
-/** Links in site chrome: site links resolved like content links, external ones kept. */
-function navHref(input: LayoutInput, href: string): string {
-  return isExternal(href) ? href : input.resolveHref(href);
-}
-
-const isElement = (node: Element | undefined): node is Element => node !== undefined;
-
-function sidebar(input: LayoutInput): Element {
-  const { site } = input;
-  const page = site.pages[input.pageIndex] as PageSpec;
-  const section = site.sections[page.section];
-  const lazy = isLazy(input);
-  const contains = (item: SiteNavItem): boolean =>
-    item.kind === 'page'
-      ? item.page === input.pageIndex
-      : item.kind === 'group'
-        ? item.items.some(contains)
-        : false;
-
-  const renderItems = (items: SiteNavItem[], depth: number): ElementContent[] =>
-    items.flatMap((item, index): ElementContent[] => {
-      if (item.kind === 'page') {
-        const target = site.pages[item.page];
-        if (!target?.listed || !target.rendered) return [];
-        const label = target.sidebarTitle ?? target.title;
-        const href = target.externalUrl ?? relativeUrl(page.output, target.output);
-        const current = item.page === input.pageIndex;
-        return [
-          h('li', [
-            h('a', { href, ...(current ? { ariaCurrent: 'page', className: ['active'] } : {}) }, [
-              ...(target.icon ? [icon(target.icon, site.config.iconLibrary)].filter(isElement) : []),
-              ...(target.operation
-                ? [
-                    h(
-                      'span',
-                      {
-                        className: [
-                          'ds-nav-method',
-                          `ds-nav-method-${target.operation.method.toLowerCase()}`,
-                        ],
-                      },
-                      target.operation.method,
-                    ),
-                  ]
-                : []),
-              label,
-            ]),
-          ]),
-        ];
-      }
-      if (item.kind === 'link')
-        return [
-          h('li', [h('a', { href: navHref(input, item.href), className: ['ds-nav-link'] }, item.label)]),
-        ];
-      const open = contains(item) || item.expanded || depth === 0;
-      const heading = [
-        ...(item.icon ? [icon(item.icon, site.config.iconLibrary)].filter(isElement) : []),
-        item.label,
-      ];
-      if (depth === 0) {
-        if (lazy && !contains(item)) {
-          return [
-            // Kept minimal: on a large site this stub repeats in every page for every group.
-            h('li', [h('details', { dataG: String(index) }, [h('summary', heading)])]),
-          ];
-        }
-        return [
-          h('li', { className: ['ds-nav-group'] }, [
-            h('p', { className: ['ds-nav-group-title'] }, heading),
-            h('ul', renderItems(item.items, depth + 1)),
-          ]),
-        ];
-      }
-      return [
-        h('li', [
-          h('details', { open }, [h('summary', heading), h('ul', renderItems(item.items, depth + 1))]),
-        ]),
-      ];
-    });
-
-  return h('nav', { id: 'ds-sidebar', className: ['ds-sidebar'], ariaLabel: 'Documentation' }, [
-    h('ul', section ? renderItems(section.items, 0) : []),
-  ]);
-}
-
 function tableOfContents(toc: TocEntry[]): Element {
   return h('aside', { className: ['ds-toc'] }, [
     h('nav', { ariaLabelledBy: 'ds-toc-title' }, [
@@ -364,7 +235,7 @@ function tableOfContents(toc: TocEntry[]): Element {
 /** Previous and next listed pages of the same section, in navigation order. */
 function pagination(input: LayoutInput): Element {
   const { site } = input;
-  const page = site.pages[input.pageIndex] as PageSpec;
+  const page = pageOf(input);
   const order = readingOrder(site, page.section);
   const at = order.indexOf(input.pageIndex);
   const link = (index: number | undefined, rel: 'prev' | 'next') => {

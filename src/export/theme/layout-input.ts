@@ -1,0 +1,62 @@
+import type { ElementContent } from 'hast';
+import { iconElement } from '../components/index.ts';
+import type { ExportOptions } from '../options.ts';
+import type { TocEntry } from '../pages/headings.ts';
+import { isExternal } from '../pages/links.ts';
+import type { PageSpec, SiteModel } from '../source/load-site.ts';
+import type { PrerenderedParts } from './prerender.ts';
+
+/**
+ * Sections with more listed pages than this render their other top-level groups collapsed and
+ * empty; site.js fills them from the section's navigation script when opened. Every page then
+ * stays small however large the site is (a 10,000-page site would otherwise repeat a 100 KB
+ * sidebar in every file).
+ */
+export const FULL_NAV_LIMIT = 200;
+
+/** Listed, rendered pages per section: what decides between the full and the lazy sidebar. */
+export function listedPagesPerSection(site: SiteModel): number[] {
+  const sizes = site.sections.map(() => 0);
+  for (const page of site.pages) {
+    if (page.listed && page.rendered) sizes[page.section] = (sizes[page.section] ?? 0) + 1;
+  }
+  return sizes;
+}
+
+/** What the layout of one page is built from. */
+export interface LayoutInput {
+  site: SiteModel;
+  pageIndex: number;
+  content: ElementContent[];
+  toc: TocEntry[];
+  options: ExportOptions;
+  resolveHref: (href: string) => string;
+  resolveAsset: (src: string) => string;
+  /** The page's warnings: the policies report what they remove from the layout here. */
+  warn: (message: string) => void;
+  /** The layout parts the page's renderer has prerendered, to reuse. */
+  parts: PrerenderedParts;
+  /** Listed-page counts per section, to decide between the full and the lazy sidebar. */
+  sectionSizes: number[];
+}
+
+export const pageOf = (input: LayoutInput): PageSpec => input.site.pages[input.pageIndex] as PageSpec;
+
+/** The folder part of an output or source path ("guides/a/"), which relative links depend on. */
+export const folderOf = (path: string): string => path.slice(0, path.lastIndexOf('/') + 1);
+
+/** A sidebar too large to inline: its other top-level groups are filled from a navigation script. */
+export function isLazy(input: LayoutInput): boolean {
+  const page = pageOf(input);
+  return page.mode !== 'custom' && (input.sectionSizes[page.section] ?? 0) > FULL_NAV_LIMIT;
+}
+
+/** Links in site chrome: site links resolved like content links, external ones kept. */
+export function navHref(input: LayoutInput, href: string): string {
+  return isExternal(href) ? href : input.resolveHref(href);
+}
+
+export const icon = (name: string, library: SiteModel['config']['iconLibrary']) =>
+  iconElement(name, { library, className: 'ds-icon' });
+
+export const isElement = <T>(node: T | undefined): node is T => node !== undefined;
