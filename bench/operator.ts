@@ -60,8 +60,8 @@ import {
   KubeControlPlane,
   kubeConfigFor,
   mintServiceAccount,
-} from '../test/harness/kube.ts';
-import { freePort, locateTestServers, type ManagedProcess, startProcess } from '../test/harness/processes.ts';
+} from '../tools/local/control-plane.ts';
+import { freePort, locateTestServers, type ManagedProcess, startProcess } from '../tools/local/processes.ts';
 
 const { values } = parseArgs({
   options: {

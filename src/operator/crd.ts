@@ -29,7 +29,8 @@ export function staticExportCrd() {
             { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
             { name: 'Progress', type: 'integer', jsonPath: '.status.progress' },
             { name: 'Pages', type: 'integer', jsonPath: '.status.pageCount' },
-            { name: 'Expires', type: 'date', jsonPath: '.status.bundle.expiresAt' },
+            // A string: kubectl prints a future time of a 'date' column as <invalid>.
+            { name: 'Expires', type: 'string', jsonPath: '.status.bundle.expiresAt' },
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
           ],
           schema: {

@@ -11,7 +11,7 @@ import {
   parseManifests,
   repoRoot,
 } from '../harness/helm.ts';
-import { makeWorkDir } from '../harness/processes.ts';
+import { makeWorkDir } from '../../tools/local/processes.ts';
 import { digest, everything, link } from './values.ts';
 
 // Helm is built from the Go module proxy on first use (tools/helm/build.sh, a few minutes once).

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { type KubeConnection, KubeControlPlane } from './kube.ts';
-import { locateTestServers } from './processes.ts';
+import { type KubeConnection, KubeControlPlane } from '../../tools/local/control-plane.ts';
+import { locateTestServers } from '../../tools/local/processes.ts';
 import { type S3Connection, S3Server } from './s3.ts';
 
 declare module 'vitest' {

@@ -9,7 +9,12 @@ import {
   Watch,
 } from '@kubernetes/client-node';
 import { describe, expect, inject, it } from 'vitest';
-import { ensureNamespace, httpsGet, kubeConfigFor, mintServiceAccount } from './kube.ts';
+import {
+  ensureNamespace,
+  httpsGet,
+  kubeConfigFor,
+  mintServiceAccount,
+} from '../../tools/local/control-plane.ts';
 
 const run = promisify(execFile);
 const connection = inject('kube');

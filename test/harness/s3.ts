@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { freePort, type ManagedProcess, makeWorkDir, startProcess, waitFor } from './processes.ts';
+import {
+  freePort,
+  type ManagedProcess,
+  makeWorkDir,
+  startProcess,
+  waitFor,
+} from '../../tools/local/processes.ts';
 
 /** What tests need to reach the S3 server; plain data so it can cross from global setup to workers. */
 export interface S3Connection {

@@ -8,7 +8,7 @@ import {
   type StaticExport,
   type StaticExportSpec,
 } from '../../src/contract/static-export.ts';
-import { ensureNamespace, type KubeConnection, kubeConfigFor } from '../harness/kube.ts';
+import { ensureNamespace, type KubeConnection, kubeConfigFor } from '../../tools/local/control-plane.ts';
 
 export const run = promisify(execFile);
 export const REPO = new URL('../..', import.meta.url).pathname;

@@ -8,7 +8,7 @@ import { STATIC_EXPORT, type StaticExport } from '../../src/contract/static-expo
 import { type RunningOperator, startOperator } from '../../src/operator/operator.ts';
 import { LogCapture, startTestApi, type TestApi } from '../api/helpers.ts';
 import { EXAMPLE_SITE_PAGES } from '../export/fixtures.ts';
-import { kubeConfigFor } from '../harness/kube.ts';
+import { kubeConfigFor } from '../../tools/local/control-plane.ts';
 import { TcpProxy } from '../harness/tcp-proxy.ts';
 import { Cluster, REPO } from './helpers.ts';
 

@@ -9,9 +9,17 @@
 # used as they are and nothing is built for Kubernetes.
 # Prints the two directories as shell assignments on its last lines (ENVTEST_DIR=…, S3_DIR=…).
 # With --check it builds nothing and exits 0 when everything is cached, 3 when something is not.
+# With --kubernetes-only it leaves versitygw out (npm start needs no S3 server).
 set -euo pipefail
 check_only=false
-[[ ${1:-} == --check ]] && check_only=true
+kubernetes_only=false
+for arg in "$@"; do
+  case $arg in
+    --check) check_only=true ;;
+    --kubernetes-only) kubernetes_only=true ;;
+    *) echo "usage: $0 [--check] [--kubernetes-only]" >&2; exit 2 ;;
+  esac
+done
 
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${DOCSNAP_CACHE_DIR:-$HOME/.cache/docsnap}
@@ -59,7 +67,7 @@ else
 fi
 
 s3_dir=$cache/s3/versitygw-${vgw_version#v}
-build_tool versitygw github.com/versity/versitygw/cmd/versitygw "$s3_dir/versitygw" \
+$kubernetes_only || build_tool versitygw github.com/versity/versitygw/cmd/versitygw "$s3_dir/versitygw" \
   "-X main.Version=$vgw_version"
 
 echo "ENVTEST_DIR=$envtest_dir"

@@ -76,6 +76,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether a TCP port on 127.0.0.1 can be listened on now. */
+export async function isFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
 /** Polls `probe` until it resolves true; fails with `describe()` when the deadline passes or `alive()` turns false. */
 export async function waitFor(
   what: string,

@@ -1,10 +1,10 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, RbacAuthorizationV1Api, type V1PolicyRule } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
-import { freePort, type ManagedProcess, makeWorkDir, startProcess, waitFor } from './processes.ts';
+import { freePort, isFree, type ManagedProcess, makeWorkDir, startProcess, waitFor } from './processes.ts';
 
 /** What tests need to reach the control plane; plain data so it can cross from global setup to workers. */
 export interface KubeConnection {
@@ -23,6 +23,16 @@ export interface KubeControlPlaneOptions {
    * operator benchmark counts requests per user and verb from it.
    */
   auditLog?: boolean;
+  /**
+   * A data directory kept across starts (`npm start`): etcd's data, the admin token, the
+   * service-account keys and the ports are reused, and stop() leaves it. Without it, a temporary
+   * directory is made and removed, and etcd skips fsync (throwaway data).
+   */
+  dataDir?: string;
+  /** Where etcd and the apiserver write their logs (default: the data directory). */
+  logDir?: string;
+  /** The apiserver's port (default: a free one; with a data dir, the one it used last). */
+  apiPort?: number;
 }
 
 /** A KubeConfig for the given bearer token (the admin's unless another identity is named). */
@@ -58,6 +68,7 @@ export class KubeControlPlane {
   /** The audit log (JSON lines), when started with `auditLog`. */
   readonly auditLogPath: string | undefined;
   private readonly workDir: string;
+  private readonly persistent: boolean;
   private processes: ManagedProcess[] = [];
 
   /** Process ids of etcd and the apiserver, for benchmarks that account for their CPU. */
@@ -65,30 +76,30 @@ export class KubeControlPlane {
     return Object.fromEntries(this.processes.map((p) => [p.name, p.child.pid]));
   }
 
-  private constructor(connection: KubeConnection, workDir: string, auditLogPath: string | undefined) {
+  private constructor(
+    connection: KubeConnection,
+    workDir: string,
+    auditLogPath: string | undefined,
+    persistent: boolean,
+  ) {
+    this.persistent = persistent;
     this.connection = connection;
     this.workDir = workDir;
     this.auditLogPath = auditLogPath;
   }
 
   static async start(binDir: string, options: KubeControlPlaneOptions = {}): Promise<KubeControlPlane> {
-    const workDir = makeWorkDir('envtest');
+    const persistent = options.dataDir !== undefined;
+    const workDir = options.dataDir ?? makeWorkDir('envtest');
     const certDir = join(workDir, 'certs');
-    mkdirSync(certDir);
-    const [etcdClientPort, etcdPeerPort, apiPort] = [await freePort(), await freePort(), await freePort()];
-
-    const adminToken = randomBytes(24).toString('hex');
-    writeFileSync(
-      join(workDir, 'tokens.csv'),
-      `${adminToken},docsnap-test-admin,docsnap-test-admin,system:masters\n`,
+    mkdirSync(certDir, { recursive: true });
+    const { etcdClientPort, etcdPeerPort, apiPort } = await controlPlanePorts(
+      workDir,
+      persistent,
+      options.apiPort,
     );
-    const saKeys = generateKeyPairSync('rsa', {
-      modulusLength: 2048,
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    });
-    writeFileSync(join(workDir, 'sa.pub'), saKeys.publicKey);
-    writeFileSync(join(workDir, 'sa.key'), saKeys.privateKey, { mode: 0o600 });
+    const adminToken = adminTokenOf(workDir);
+    serviceAccountKeys(workDir);
 
     const server = `https://127.0.0.1:${apiPort}`;
     const connection: KubeConnection = {
@@ -120,7 +131,7 @@ export class KubeControlPlane {
         '--audit-log-maxsize=0', // no rotation: one file holds every event
       );
     }
-    const plane = new KubeControlPlane(connection, workDir, auditLogPath);
+    const plane = new KubeControlPlane(connection, workDir, auditLogPath, persistent);
     try {
       const etcdUrl = `http://127.0.0.1:${etcdClientPort}`;
       const etcd = startProcess(
@@ -133,10 +144,10 @@ export class KubeControlPlane {
           `--listen-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
           `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
           `--initial-cluster=default=http://127.0.0.1:${etcdPeerPort}`,
-          '--unsafe-no-fsync=true', // throwaway data: durability buys nothing here
+          ...(persistent ? [] : ['--unsafe-no-fsync=true']), // throwaway data: durability buys nothing
           '--log-level=warn',
         ],
-        join(workDir, 'etcd.log'),
+        join(options.logDir ?? workDir, 'etcd.log'),
       );
       plane.processes.push(etcd);
       await waitFor('etcd', async () => (await fetch(`${etcdUrl}/health`)).ok, {
@@ -168,7 +179,7 @@ export class KubeControlPlane {
           ...auditArgs,
           '--v=1',
         ],
-        join(workDir, 'kube-apiserver.log'),
+        join(options.logDir ?? workDir, 'kube-apiserver.log'),
       );
       plane.processes.push(apiserver);
       const alive = () => apiserver.child.exitCode === null;
@@ -198,12 +209,61 @@ export class KubeControlPlane {
     }
   }
 
-  /** Stops the apiserver, then etcd, and removes the data directory. */
+  /** Stops the apiserver, then etcd, and removes the data directory unless it is kept. */
   async stop(): Promise<void> {
     for (const process of [...this.processes].reverse()) await process.stop();
     this.processes = [];
-    rmSync(this.workDir, { recursive: true, force: true });
+    if (!this.persistent) rmSync(this.workDir, { recursive: true, force: true });
   }
+}
+
+interface ControlPlanePorts {
+  etcdClientPort: number;
+  etcdPeerPort: number;
+  apiPort: number;
+}
+
+/**
+ * Free ports, or with a kept data directory the ports of its last start (etcd records its peer
+ * address in its data; a kubeconfig handed out keeps working) while they are still free.
+ */
+async function controlPlanePorts(
+  workDir: string,
+  persistent: boolean,
+  apiPort: number | undefined,
+): Promise<ControlPlanePorts> {
+  const file = join(workDir, 'ports.json');
+  const last: Partial<ControlPlanePorts> =
+    persistent && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const pick = async (port: number | undefined) => (port && (await isFree(port)) ? port : freePort());
+  const ports = {
+    etcdClientPort: await pick(last.etcdClientPort),
+    etcdPeerPort: await pick(last.etcdPeerPort),
+    apiPort: apiPort ?? (await pick(last.apiPort)),
+  };
+  if (persistent) writeFileSync(file, `${JSON.stringify(ports)}\n`);
+  return ports;
+}
+
+/** The admin's static token (system:masters): made once per data directory. */
+function adminTokenOf(workDir: string): string {
+  const file = join(workDir, 'tokens.csv');
+  if (existsSync(file)) return readFileSync(file, 'utf8').split(',')[0] as string;
+  const token = randomBytes(24).toString('hex');
+  writeFileSync(file, `${token},docsnap-test-admin,docsnap-test-admin,system:masters\n`, { mode: 0o600 });
+  return token;
+}
+
+/** The keys that sign and verify service-account tokens: made once per data directory. */
+function serviceAccountKeys(workDir: string): void {
+  if (existsSync(join(workDir, 'sa.key'))) return;
+  const keys = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  writeFileSync(join(workDir, 'sa.pub'), keys.publicKey);
+  writeFileSync(join(workDir, 'sa.key'), keys.privateKey, { mode: 0o600 });
 }
 
 /**
