@@ -6,9 +6,9 @@ import { promisify } from 'node:util';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
-import { chartDir, type HelmResult, type HelmTools, helm, locateHelm } from '../harness/helm.ts';
 import { kubeConfigFor } from '../../tools/local/control-plane.ts';
 import { makeWorkDir } from '../../tools/local/processes.ts';
+import { chartDir, type HelmResult, type HelmTools, helm, locateHelm } from '../harness/helm.ts';
 import { digest, everything, link } from './values.ts';
 
 const run = promisify(execFile);

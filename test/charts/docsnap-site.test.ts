@@ -2,6 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { makeWorkDir } from '../../tools/local/processes.ts';
 import {
   chartDir,
   type HelmTools,
@@ -11,7 +12,6 @@ import {
   parseManifests,
   repoRoot,
 } from '../harness/helm.ts';
-import { makeWorkDir } from '../../tools/local/processes.ts';
 import { digest, everything, link } from './values.ts';
 
 // Helm is built from the Go module proxy on first use (tools/helm/build.sh, a few minutes once).

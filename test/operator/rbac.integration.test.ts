@@ -5,8 +5,8 @@ import { createLogger } from '../../src/api/logging.ts';
 import type { StaticExport } from '../../src/contract/static-export.ts';
 import { type Manager, startManager } from '../../src/operator/manager.ts';
 import { LEADER_ELECTION_RULES, OPERATOR_RULES } from '../../src/operator/rbac.ts';
-import { LogCapture, startTestApi, type TestApi } from '../api/helpers.ts';
 import { mintServiceAccount } from '../../tools/local/control-plane.ts';
+import { LogCapture, startTestApi, type TestApi } from '../api/helpers.ts';
 import { Cluster } from './helpers.ts';
 
 const connection = inject('kube');

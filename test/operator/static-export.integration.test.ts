@@ -6,9 +6,9 @@ import { parse } from 'yaml';
 import { createLogger } from '../../src/api/logging.ts';
 import { STATIC_EXPORT, type StaticExport } from '../../src/contract/static-export.ts';
 import { type RunningOperator, startOperator } from '../../src/operator/operator.ts';
+import { kubeConfigFor } from '../../tools/local/control-plane.ts';
 import { LogCapture, startTestApi, type TestApi } from '../api/helpers.ts';
 import { EXAMPLE_SITE_PAGES } from '../export/fixtures.ts';
-import { kubeConfigFor } from '../../tools/local/control-plane.ts';
 import { TcpProxy } from '../harness/tcp-proxy.ts';
 import { Cluster, REPO } from './helpers.ts';
 

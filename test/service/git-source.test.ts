@@ -9,9 +9,9 @@ import {
   GitSourceError,
   resolveGitRevision,
 } from '../../src/service/git-source.ts';
+import { freePort } from '../../tools/local/processes.ts';
 import { EXAMPLE_SITE, tempDir } from '../export/fixtures.ts';
 import { GitServer } from '../harness/git-server.ts';
-import { freePort } from '../../tools/local/processes.ts';
 
 const credentials: GitCredentials = { username: 'docs-reader', password: 'pw-9f3c1e77a2' };
 const basicToken = Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64');
