@@ -2,7 +2,8 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { mintServiceAccount } from '../../tools/local/control-plane.ts';
 import { freePort, isFree, locateTestServers, makeWorkDir } from '../../tools/local/processes.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -11,6 +12,7 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 function npmStart(
   dataDir: string,
   ports: Record<string, number>,
+  extra: string[] = [],
 ): { child: ChildProcess; site: Promise<string>; output: () => string } {
   const child = spawn(
     'npm',
@@ -25,6 +27,7 @@ function npmStart(
       String(ports.site),
       '--operator-port',
       String(ports.operator),
+      ...extra,
     ],
     { cwd: REPO, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -119,4 +122,19 @@ describe('npm start', () => {
         expect(await isFree(port), `${name} port ${port}`).toBe(true);
     }
   }, 600_000);
+
+  it('says what to do when the cluster of --kubeconfig refuses the CRD', async () => {
+    const noRights = await mintServiceAccount(inject('kube'), {
+      namespace: 'start-test',
+      name: 'newcomer',
+      rules: [],
+      scope: 'namespace',
+    });
+    const ports = { api: await freePort(), site: await freePort(), operator: await freePort() };
+    const start = npmStart(dataDir, ports, ['--kubeconfig', noRights.kubeconfigPath]);
+    started.push(start.child);
+    await expect(start.site).rejects.toThrow(/may not create CustomResourceDefinitions/);
+    expect(start.output()).toContain('ask its admin to apply crds/ and config/rbac/');
+    expect(processesOf(dataDir)).toEqual([]);
+  }, 120_000);
 });

@@ -370,9 +370,11 @@ async function installManifests(
 ): Promise<void> {
   const crd = parseAllDocuments(readFileSync(join(repo, 'crds/staticexports.docsnap.dev.yaml'), 'utf8'));
   for (const document of crd) {
-    await apply(kubeConfig, document.toJS()).catch((error: Error) => {
+    await apply(kubeConfig, document.toJS()).catch((error: Error & { code?: number }) => {
       throw new Error(
-        `the cluster refused the StaticExport CRD (${error.message.split('\n')[0]}). docsnap needs Kubernetes 1.30 or newer (its schema has CEL rules) and the right to create CustomResourceDefinitions`,
+        error.code === 401 || error.code === 403
+          ? 'the cluster refused the StaticExport CRD: this kubeconfig may not create CustomResourceDefinitions. Use a cluster where you may, or ask its admin to apply crds/ and config/rbac/'
+          : `the cluster refused the StaticExport CRD (${error.message.split('\n')[0]}). docsnap needs Kubernetes 1.30 or newer: its schema has CEL rules`,
       );
     });
   }

@@ -80,7 +80,7 @@ try {
   await stack.start({
     repo: REPO,
     dataDir: flags.dataDir,
-    kubeconfig: flags.kubeconfig ?? process.env.KUBECONFIG,
+    kubeconfig: flags.kubeconfig ?? (process.env.KUBECONFIG || undefined),
     example: flags.example,
     ports: { api: flags.apiPort, site: flags.sitePort, operator: flags.operatorPort, kube: flags.kubePort },
     say: (line) => console.log(line),
