@@ -8,6 +8,7 @@ import {
   UnsupportedOperationRefError,
 } from '../openapi/index.ts';
 import { budgetsOf, type ExportOptions } from '../options.ts';
+import { resolveConfigRefs } from './config-refs.ts';
 import { type PageMeta, splitFrontmatter } from './frontmatter.ts';
 import { flattenNavigation, type NavItem, type NavSection } from './navigation.ts';
 import { readPageSource } from './page-source.ts';
@@ -97,7 +98,8 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       ? 'mint.json'
       : undefined;
   if (!configFile) throw new ExportError(`no docs.json (or legacy mint.json) in ${repo.root}`, []);
-  const config = parseSiteConfig(parseJsonFile(repo.readText(configFile), configFile), configFile);
+  const written = parseJsonFile(repo.readText(configFile), configFile);
+  const config = parseSiteConfig(resolveConfigRefs(repo, configFile, written, budgets), configFile);
   const navigation = flattenNavigation(config.navigation, configFile, config.openapi, config.name, {
     maxDepth: budgets.navigationDepth,
   });
