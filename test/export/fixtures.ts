@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import type { SiteNavItem } from '../../src/export/source/load-site.ts';
 import { type SyntheticSite, writeSyntheticSite } from '../../tools/synthetic-site.ts';
 
 /**
@@ -57,3 +58,14 @@ export function syntheticSite(pages: number, seed = 7): SyntheticSite & { dir: s
 
 export const page = (title: string, body = 'Some text.') =>
   `---\ntitle: ${JSON.stringify(title)}\n---\n\n${body}\n`;
+
+/** A site's navigation as labels: page titles, `link:` labels, and groups as { label: [...] }. */
+export function navigationLabels(items: SiteNavItem[], pages: { title: string }[]): unknown[] {
+  return items.map((item) =>
+    item.kind === 'page'
+      ? pages[item.page]?.title
+      : item.kind === 'link'
+        ? `link:${item.label}`
+        : { [item.label]: navigationLabels(item.items, pages) },
+  );
+}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ExportError } from '../../../src/export/errors.ts';
 import { resolveOptions } from '../../../src/export/options.ts';
-import { loadSite, type SiteNavItem } from '../../../src/export/source/load-site.ts';
-import { docsRepo, page } from '../fixtures.ts';
+import { loadSite } from '../../../src/export/source/load-site.ts';
+import { docsRepo, navigationLabels, page } from '../fixtures.ts';
 
 const options = resolveOptions();
 
@@ -15,15 +15,6 @@ async function failure(dir: string): Promise<string> {
   const { message, problems } = error as ExportError;
   return [message, ...problems.map((p) => `${p.file}: ${p.message}`)].join('\n');
 }
-
-const labels = (items: SiteNavItem[], pages: { title: string }[]): unknown[] =>
-  items.map((item) =>
-    item.kind === 'page'
-      ? pages[item.page]?.title
-      : item.kind === 'link'
-        ? `link:${item.label}`
-        : { [item.label]: labels(item.items, pages) },
-  );
 
 describe('docs.json $ref', () => {
   it('replaces a value anywhere by the JSON of a file, nested references relative to the file that holds them, keys beside $ref laid over it', async () => {
@@ -47,7 +38,7 @@ describe('docs.json $ref', () => {
       'more.mdx': page('More page'),
     });
     const site = await loadSite(dir, options);
-    expect(labels(site.sections[0]?.items ?? [], site.pages)).toEqual([
+    expect(navigationLabels(site.sections[0]?.items ?? [], site.pages)).toEqual([
       { Renamed: ['Home', 'Guide'] },
       { More: ['More page'] },
     ]);

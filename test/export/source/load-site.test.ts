@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ExportError } from '../../../src/export/errors.ts';
 import { resolveOptions } from '../../../src/export/options.ts';
-import { loadSite, type SiteNavItem } from '../../../src/export/source/load-site.ts';
-import { docsRepo, page, tempDir } from '../fixtures.ts';
+import { loadSite } from '../../../src/export/source/load-site.ts';
+import { docsRepo, navigationLabels, page, tempDir } from '../fixtures.ts';
 
 const options = resolveOptions();
 
@@ -14,15 +14,6 @@ async function failure(dir: string): Promise<ExportError> {
   expect(error).toBeInstanceOf(ExportError);
   return error as ExportError;
 }
-
-const titles = (items: SiteNavItem[], pages: { title: string }[]): unknown[] =>
-  items.map((item) =>
-    item.kind === 'page'
-      ? pages[item.page]?.title
-      : item.kind === 'link'
-        ? `link:${item.label}`
-        : { [item.label]: titles(item.items, pages) },
-  );
 
 describe('loadSite', () => {
   it('reads docs.json tabs, nested groups, anchors and global links', async () => {
@@ -48,10 +39,10 @@ describe('loadSite', () => {
     });
     const site = await loadSite(dir, options);
     expect(site.sections.map((s) => s.label)).toEqual(['Guides', 'More']);
-    expect(titles(site.sections[0]?.items ?? [], site.pages)).toEqual([
+    expect(navigationLabels(site.sections[0]?.items ?? [], site.pages)).toEqual([
       { Start: ['Home', { Deep: ['B page'] }] },
     ]);
-    expect(titles(site.sections[1]?.items ?? [], site.pages)).toEqual([{ Inner: ['C page'] }]);
+    expect(navigationLabels(site.sections[1]?.items ?? [], site.pages)).toEqual([{ Inner: ['C page'] }]);
     expect(site.globalLinks.map((l) => l.label)).toEqual(['Blog', 'Status']);
     expect(site.pages.map((p) => [p.route, p.output])).toEqual([
       ['', 'index.html'],
