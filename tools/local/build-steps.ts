@@ -132,7 +132,7 @@ export function build(label: string, step: BuildStep, { progress = false } = {})
     child.stderr.on('data', (chunk: Buffer) => {
       output += chunk;
       if (progress)
-        process.stdout.write(`${clock ? '\r' : ''}${chunk.toString().replace(/^/gm, `${label} `)}`);
+        process.stdout.write(`${clock ? '\r' : ''}${chunk.toString().replace(/^(?=.)/gm, `${label} `)}`);
     });
     child.on('error', reject);
     child.on('close', (code) => {
