@@ -19,9 +19,14 @@ export function resolveConfigRefs(
 ): unknown {
   let files = 0;
   const resolve = (node: unknown, file: string, path: string, chain: string[], depth = 0): unknown => {
-    // JSON nesting is walked by recursion: bounded like an OpenAPI document's.
-    if (depth > budgets.documentDepth)
-      throw ExportError.at({ file }, `${path}: nested deeper than ${budgets.documentDepth} levels`);
+    // Resolution recurses, so it stops at the document depth budget; what lies deeper is left to
+    // the checks of the settings themselves (navigationDepth names deep navigation), unless it
+    // holds a $ref, which would otherwise go unresolved.
+    if (depth > budgets.documentDepth) {
+      if (holdsRef(node))
+        throw ExportError.at({ file }, `${path}: a $ref nested deeper than ${budgets.documentDepth} levels`);
+      return node;
+    }
     if (Array.isArray(node))
       return node.map((item, i) => resolve(item, file, `${path}[${i}]`, chain, depth + 1));
     if (node === null || typeof node !== 'object') return node;
@@ -68,6 +73,18 @@ export function resolveConfigRefs(
     return { ...referenced, ...overrides };
   };
   return resolve(value, configFile, '$', [configFile]);
+}
+
+/** Whether a $ref key is anywhere in a JSON value, walked without recursion. */
+function holdsRef(value: unknown): boolean {
+  const pending = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (!Array.isArray(node) && '$ref' in node) return true;
+    pending.push(...Object.values(node));
+  }
+  return false;
 }
 
 /** Files one configuration may pull in through $ref: far above what splitting a docs.json needs. */
