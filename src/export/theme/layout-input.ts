@@ -4,7 +4,7 @@ import type { ExportOptions } from '../options.ts';
 import type { TocEntry } from '../pages/headings.ts';
 import { isExternal } from '../pages/links.ts';
 import type { PageSpec, SiteModel } from '../source/load-site.ts';
-import type { PrerenderedParts } from './prerender.ts';
+import type { PrerenderedParts, PrerenderPolicy } from './prerender.ts';
 
 /**
  * Sections with more listed pages than this render their other top-level groups collapsed and
@@ -60,3 +60,9 @@ export const icon = (name: string, library: SiteModel['config']['iconLibrary']) 
   iconElement(name, { library, className: 'ds-icon' });
 
 export const isElement = <T>(node: T | undefined): node is T => node !== undefined;
+
+/** What the page's layout parts are held to when prerendered: the page's own deployment and warnings. */
+export const prerenderPolicy = (input: LayoutInput): PrerenderPolicy => ({
+  airGapped: input.options.deployment === 'air-gapped',
+  warn: input.warn,
+});

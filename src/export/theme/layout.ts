@@ -9,7 +9,16 @@ import type { PageSpec, SiteModel, SiteNavItem } from '../source/load-site.ts';
 import { type Analytics, analytics } from './analytics.ts';
 import { NAV_SCRIPT_DIR, SITE_CSS, SITE_JS } from './assets.ts';
 import { policyMeta } from './csp.ts';
-import { folderOf, icon, isElement, isLazy, type LayoutInput, navHref, pageOf } from './layout-input.ts';
+import {
+  folderOf,
+  icon,
+  isElement,
+  isLazy,
+  type LayoutInput,
+  navHref,
+  pageOf,
+  prerenderPolicy,
+} from './layout-input.ts';
 import { prerender } from './prerender.ts';
 import { sidebar } from './sidebar.ts';
 
@@ -20,9 +29,7 @@ import { sidebar } from './sidebar.ts';
 function prerendered(input: LayoutInput, part: string, build: () => Element): Raw {
   const page = pageOf(input);
   const scope = `${part}\0${page.section}\0${folderOf(page.output)}\0${folderOf(page.source ?? page.output)}`;
-  return input.parts.scope(scope)(part, () =>
-    prerender(build(), { airGapped: input.options.deployment === 'air-gapped', warn: input.warn }),
-  );
+  return input.parts.scope(scope)(part, () => prerender(build(), prerenderPolicy(input)));
 }
 
 export function renderLayout(input: LayoutInput): Element {

@@ -2,7 +2,16 @@ import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
 import { relativeUrl } from '../pages/links.ts';
 import type { SiteModel, SiteNavItem } from '../source/load-site.ts';
-import { folderOf, icon, isElement, isLazy, type LayoutInput, navHref, pageOf } from './layout-input.ts';
+import {
+  folderOf,
+  icon,
+  isElement,
+  isLazy,
+  type LayoutInput,
+  navHref,
+  pageOf,
+  prerenderPolicy,
+} from './layout-input.ts';
 import { prerender } from './prerender.ts';
 
 /**
@@ -20,7 +29,7 @@ export function sidebar(input: LayoutInput): Element {
   const lazy = isLazy(input);
   const onPath = (item: SiteNavItem): boolean =>
     item.kind === 'page' ? item.page === input.pageIndex : item.kind === 'group' && holding.has(item);
-  const policy = { airGapped: input.options.deployment === 'air-gapped', warn: input.warn };
+  const policy = prerenderPolicy(input);
   // Nothing in an item off the path depends on the page but its folder (and the section's lazy mode, fixed).
   const reuse = input.parts.scope(`sidebar\0${folderOf(page.output)}`);
 
