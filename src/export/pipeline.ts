@@ -25,6 +25,7 @@ import {
   writeArchive,
 } from './archive/archive.ts';
 import { copyAssets } from './assets/copy-assets.ts';
+import { publishStylesheets } from './assets/stylesheets.ts';
 import { ExportError, type SourceProblem } from './errors.ts';
 import { type ExportOptions, type ExportOptionsInput, resolveOptions } from './options.ts';
 import { assertAssetNames } from './output/output-names.ts';
@@ -115,6 +116,8 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   };
   const read = (path: string): Buffer => held.get(path) ?? readFileSync(join(outDir, path));
   const warnings = [...site.warnings];
+  // Before pages render: a stylesheet the policy refuses must not be linked from them.
+  const stylesheets = publishStylesheets(site, options.deployment === 'air-gapped', warnings);
   const search = options.features.search ? new SearchIndexBuilder() : undefined;
   try {
     const ids = new Map<string, Set<string>>();
@@ -149,6 +152,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     for (const [path, html] of unbrokenFragments(read, ids, fragmentLinks, warnings)) write(path, html);
 
     for (const file of siteAssets(site, options)) write(file.path, file.contents);
+    for (const [path, css] of stylesheets) write(path, css);
     listedPagesPerSection(site).forEach((size, index) => {
       if (size > FULL_NAV_LIMIT) {
         const script = navigationScript(site, index);
