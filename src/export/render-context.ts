@@ -12,7 +12,7 @@ import type { DeploymentKind } from '../contract/deployment.ts';
 export type { DeploymentKind };
 
 /** The icon set named in docs.json (`icons.library`); Font Awesome is the format's default. */
-export type IconLibrary = 'fontawesome' | 'lucide';
+export type IconLibrary = 'fontawesome' | 'lucide' | 'tabler';
 
 /** A prop value as written in MDX: string attributes, or literal expressions (`cols={2}`, `{["a"]}`). */
 export type PropValue = string | number | boolean | null | PropValue[] | { [key: string]: PropValue };

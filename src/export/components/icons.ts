@@ -10,11 +10,11 @@ import type { IconLibrary } from '../render-context.ts';
  * pages but uses a few hundred icons, so loading a whole set (about 1 MB of source each) would be wasted memory.
  */
 
-type IconSet = 'lucide' | 'fa-solid' | 'fa-brands';
+type IconSet = 'lucide' | 'tabler' | 'tabler-filled' | 'fa-solid' | 'fa-regular' | 'fa-brands';
 
 interface IconShape {
   viewBox: string;
-  /** Lucide draws with strokes, Font Awesome with fills. */
+  /** Lucide and Tabler's outline icons draw with strokes, Font Awesome and Tabler's filled ones with fills. */
   stroke: boolean;
   nodes: Array<{ tag: string; attributes: Record<string, string> }>;
 }
@@ -24,34 +24,55 @@ const shapes = new Map<string, IconShape | null>();
 
 const FA_PACKAGES = {
   'fa-solid': '@fortawesome/free-solid-svg-icons',
+  'fa-regular': '@fortawesome/free-regular-svg-icons',
   'fa-brands': '@fortawesome/free-brands-svg-icons',
 } as const;
 
-/** Style words of Font Awesome class lists and of Mintlify's `iconType`. */
-const STYLE_WORDS = new Set([
-  'fa',
-  'fas',
-  'far',
-  'fab',
-  'fal',
-  'fat',
-  'fad',
-  'fass',
-  'solid',
-  'regular',
-  'brands',
-  'light',
-  'thin',
-  'duotone',
-  'sharp',
-  'sharp-solid',
-]);
+/**
+ * The sets published as one SVG file per icon: a file the package exports, and the icons' folder next to it
+ * (Tabler's package exports its icon files only).
+ */
+const SVG_FILE_SETS = {
+  lucide: { anchor: 'lucide-static/package.json', dir: 'icons' },
+  tabler: { anchor: '@tabler/icons/outline/circle.svg', dir: '.' },
+  'tabler-filled': { anchor: '@tabler/icons/filled/circle.svg', dir: '.' },
+} as const;
+
+/**
+ * Style words of Font Awesome class lists, of docs.json icon objects (`style`) and of the `iconType` prop, and
+ * the free set that draws each: the Pro styles (light, thin, duotone, sharp) fall back to the nearest free one.
+ */
+const STYLE_WORDS: Record<string, 'solid' | 'regular' | 'brands' | 'filled' | undefined> = {
+  fa: undefined,
+  fas: 'solid',
+  far: 'regular',
+  fab: 'brands',
+  fal: 'regular',
+  fat: 'regular',
+  fad: 'solid',
+  fass: 'solid',
+  solid: 'solid',
+  regular: 'regular',
+  brands: 'brands',
+  light: 'regular',
+  thin: 'regular',
+  duotone: 'solid',
+  sharp: 'solid',
+  'sharp-solid': 'solid',
+  'sharp-regular': 'regular',
+  'sharp-light': 'regular',
+  'sharp-thin': 'regular',
+  'sharp-duotone-solid': 'solid',
+  filled: 'filled',
+  outline: undefined,
+};
+const LIBRARY_WORDS = new Set<IconLibrary>(['fontawesome', 'lucide', 'tabler']);
 const ICON_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * An inline `<svg>` for an icon name, or undefined when no installed set has it. Names may be written the Font
- * Awesome way ("fa-rocket", "brands github", "fa-brands fa-github"); the requested library is searched first,
- * then the other.
+ * Awesome way ("fa-rocket", "brands github", "fa-regular fa-bell") and may carry a library word ("tabler
+ * rocket", as docs.json icon objects are read); the requested library is searched first, then the others.
  */
 export function iconElement(
   name: string,
@@ -59,34 +80,47 @@ export function iconElement(
 ): Element | undefined {
   const parsed = parseIconName(name);
   if (!parsed) return undefined;
-  const order: IconSet[] = parsed.brands
-    ? ['fa-brands', 'fa-solid', 'lucide']
-    : options.library === 'lucide' && !parsed.fontAwesome
-      ? ['lucide', 'fa-solid', 'fa-brands']
-      : ['fa-solid', 'fa-brands', 'lucide'];
-  for (const set of order) {
+  for (const set of searchOrder(parsed, parsed.library ?? options.library)) {
     const shape = loadShape(set, parsed.name);
     if (shape) return toElement(shape, set, parsed.name, options.className);
   }
   return undefined;
 }
 
-/** Splits "fa-brands fa-github" into the name and what the style words say about the set. */
-function parseIconName(raw: string): { name: string; brands: boolean; fontAwesome: boolean } | undefined {
-  let brands = false;
-  let fontAwesome = false;
-  let name: string | undefined;
+interface ParsedIcon {
+  name: string;
+  style?: 'solid' | 'regular' | 'brands' | 'filled';
+  /** A library word or an explicit Font Awesome style ("fa-solid", "fas") names the library. */
+  library?: IconLibrary;
+}
+
+/** The sets to look in, best first: the library's own, in the style asked for, then the others. */
+function searchOrder(icon: ParsedIcon, library: IconLibrary): IconSet[] {
+  if (icon.style === 'brands') return ['fa-brands', 'fa-solid', 'tabler', 'lucide'];
+  const fontAwesome: IconSet[] =
+    icon.style === 'regular'
+      ? ['fa-regular', 'fa-solid', 'fa-brands']
+      : ['fa-solid', 'fa-brands', 'fa-regular'];
+  const tabler: IconSet[] =
+    icon.style === 'filled' ? ['tabler-filled', 'tabler'] : ['tabler', 'tabler-filled'];
+  if (library === 'lucide') return ['lucide', ...tabler, ...fontAwesome];
+  if (library === 'tabler') return [...tabler, 'lucide', ...fontAwesome];
+  return [...fontAwesome, 'lucide', ...tabler];
+}
+
+/** Splits "fa-brands fa-github" into the name and what the other words say about the set. */
+function parseIconName(raw: string): ParsedIcon | undefined {
+  const icon: Partial<ParsedIcon> = {};
   for (const token of raw.trim().toLowerCase().split(/\s+/)) {
     const word = token.startsWith('fa-') ? token.slice(3) : token;
-    if (STYLE_WORDS.has(token) || STYLE_WORDS.has(word)) {
-      if (word === 'brands' || token === 'fab') brands = true;
+    if (LIBRARY_WORDS.has(token as IconLibrary)) icon.library = token as IconLibrary;
+    else if (token in STYLE_WORDS || word in STYLE_WORDS) {
+      icon.style = STYLE_WORDS[token] ?? STYLE_WORDS[word] ?? icon.style;
       // An explicit Font Awesome style ("fa-solid", "fas") asks for Font Awesome whatever the site's library.
-      if (token.startsWith('fa')) fontAwesome = true;
-    } else {
-      name = word;
-    }
+      if (token.startsWith('fa')) icon.library = 'fontawesome';
+    } else icon.name = word;
   }
-  return name && ICON_NAME.test(name) ? { name, brands, fontAwesome } : undefined;
+  return icon.name && ICON_NAME.test(icon.name) ? (icon as ParsedIcon) : undefined;
 }
 
 function loadShape(set: IconSet, name: string): IconShape | undefined {
@@ -94,7 +128,10 @@ function loadShape(set: IconSet, name: string): IconShape | undefined {
   let shape = shapes.get(key);
   if (shape === undefined) {
     try {
-      shape = set === 'lucide' ? lucideShape(name) : fontAwesomeShape(set, name);
+      shape =
+        set in SVG_FILE_SETS
+          ? svgFileShape(set as keyof typeof SVG_FILE_SETS, name)
+          : fontAwesomeShape(set as keyof typeof FA_PACKAGES, name);
     } catch {
       // A package that is missing or malformed means "no such icon", never a failed page.
       shape = null;
@@ -104,26 +141,33 @@ function loadShape(set: IconSet, name: string): IconShape | undefined {
   return shape ?? undefined;
 }
 
-let lucideDir: string | undefined;
+const setDirs = new Map<string, string>();
 
-function lucideShape(name: string): IconShape | null {
-  lucideDir ??= join(dirname(require.resolve('lucide-static/package.json')), 'icons');
+function svgFileShape(set: keyof typeof SVG_FILE_SETS, name: string): IconShape | null {
+  const { anchor, dir } = SVG_FILE_SETS[set];
+  let folder = setDirs.get(set);
+  if (!folder) {
+    folder = join(dirname(require.resolve(anchor)), dir);
+    setDirs.set(set, folder);
+  }
   let source: string;
   try {
-    source = readFileSync(join(lucideDir, `${name}.svg`), 'utf8');
+    source = readFileSync(join(folder, `${name}.svg`), 'utf8');
   } catch {
     return null;
   }
   const nodes: IconShape['nodes'] = [];
-  // Lucide's files are generated: one self-closing shape element per line, attributes in double quotes.
+  // The files are generated: one self-closing shape element per line, attributes in double quotes.
   for (const match of source.matchAll(/<(path|circle|rect|line|polyline|polygon|ellipse)\b([^>]*?)\/?>/g)) {
     const attributes: Record<string, string> = {};
     for (const attribute of (match[2] ?? '').matchAll(/([a-zA-Z][a-zA-Z0-9:-]*)="([^"]*)"/g)) {
       attributes[attribute[1] as string] = attribute[2] as string;
     }
+    // Tabler's files start with an invisible 24×24 box (stroke and fill none): nothing to draw.
+    if (attributes.stroke === 'none' && attributes.fill === 'none') continue;
     nodes.push({ tag: match[1] as string, attributes });
   }
-  return nodes.length > 0 ? { viewBox: '0 0 24 24', stroke: true, nodes } : null;
+  return nodes.length > 0 ? { viewBox: '0 0 24 24', stroke: set !== 'tabler-filled', nodes } : null;
 }
 
 /** File names per Font Awesome package (`faRocket`), keyed by lower case to find names the casing hides. */
@@ -134,7 +178,7 @@ interface FaDefinition {
   icon: [number, number, Array<string | number>, string, string | string[]];
 }
 
-function fontAwesomeShape(set: 'fa-solid' | 'fa-brands', name: string): IconShape | null {
+function fontAwesomeShape(set: keyof typeof FA_PACKAGES, name: string): IconShape | null {
   const pkg = FA_PACKAGES[set];
   let files = faFiles.get(pkg);
   if (!files) {

@@ -14,6 +14,7 @@ import { treeComponents } from './tree.ts';
 import { updateComponents } from './update.ts';
 
 export { iconElement } from './icons.ts';
+export { isIconImage } from './shared.ts';
 
 /**
  * Mintlify's MDX components rendered at build time to static hast. Interactive ones (tabs, copy buttons,

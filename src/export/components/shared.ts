@@ -226,7 +226,9 @@ export function iconFromProps(
   const iconType = stringProp(input, 'iconType');
   const libraryProp = stringProp(input, 'iconLibrary');
   const library: IconLibrary | undefined =
-    libraryProp === 'lucide' || libraryProp === 'fontawesome' ? libraryProp : undefined;
+    libraryProp === 'lucide' || libraryProp === 'fontawesome' || libraryProp === 'tabler'
+      ? libraryProp
+      : undefined;
   const name = iconType === 'brands' ? `brands ${value}` : value;
   return input.ctx.icon(name, {
     ...(library ? { library } : {}),

@@ -38,6 +38,18 @@ export interface Navigation {
   globalLinks: { label: string; href: string; icon?: string }[];
 }
 
+/**
+ * An entry's icon as one string: a name, a path or URL, or an icon object (`{ name, style, library }`)
+ * written as its words ("tabler filled rocket"), which the icon lookup reads.
+ */
+export function iconOf(node: Json): string | undefined {
+  const icon = node.icon;
+  if (typeof icon === 'string') return icon;
+  if (!isObject(icon) || typeof icon.name !== 'string') return undefined;
+  const words = [icon.library, icon.style].filter((word): word is string => typeof word === 'string');
+  return [...words, icon.name].join(' ');
+}
+
 /** Divider arrays of the format and the key that names each entry. */
 const DIVIDERS: ReadonlyArray<readonly [string, string]> = [
   ['tabs', 'tab'],
@@ -81,12 +93,6 @@ export function flattenNavigation(
   const labelOf = (node: Json, nameKey: string): string => {
     const value = node[nameKey];
     return typeof value === 'string' && value ? value : nameKey;
-  };
-  const iconOf = (node: Json): string | undefined => {
-    const icon = node.icon;
-    if (typeof icon === 'string') return icon;
-    if (isObject(icon) && typeof icon.name === 'string') return icon.name;
-    return undefined;
   };
 
   interface Scope {

@@ -45,7 +45,7 @@ const docsJsonSchema = z.looseObject({
   appearance: z
     .looseObject({ default: z.enum(['system', 'light', 'dark']).optional(), strict: z.boolean().optional() })
     .optional(),
-  icons: z.looseObject({ library: z.enum(['fontawesome', 'lucide']).optional() }).optional(),
+  icons: z.looseObject({ library: z.enum(['fontawesome', 'lucide', 'tabler']).optional() }).optional(),
   openapi: z.union([z.string(), z.array(z.string()), z.looseObject({ source: z.string() })]).optional(),
   integrations: z.looseObject({}).optional(),
   seo: z.looseObject({}).optional(),

@@ -1,5 +1,6 @@
-import type { ElementContent } from 'hast';
-import { iconElement } from '../components/index.ts';
+import type { Element, ElementContent } from 'hast';
+import { h } from 'hastscript';
+import { iconElement, isIconImage } from '../components/index.ts';
 import type { ExportOptions } from '../options.ts';
 import type { TocEntry } from '../pages/headings.ts';
 import { isExternal } from '../pages/links.ts';
@@ -58,6 +59,17 @@ export function navHref(input: LayoutInput, href: string): string {
 
 export const icon = (name: string, library: SiteModel['config']['iconLibrary']) =>
   iconElement(name, { library, className: 'ds-icon' });
+
+/**
+ * The icon of a navigation entry: a name from the site's icon library, or a path or URL to an image
+ * (a URL on another origin only where the deployment loads from elsewhere).
+ */
+export function navIcon(input: LayoutInput, value: string): Element | undefined {
+  if (!isIconImage(value)) return icon(value, input.site.config.iconLibrary);
+  if (isExternal(value) && input.options.deployment === 'air-gapped') return undefined;
+  const src = isExternal(value) ? value : input.resolveAsset(value);
+  return h('img', { src, alt: '', className: ['ds-icon', 'ds-icon-img'] });
+}
 
 export const isElement = <T>(node: T | undefined): node is T => node !== undefined;
 

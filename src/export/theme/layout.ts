@@ -16,6 +16,7 @@ import {
   isLazy,
   type LayoutInput,
   navHref,
+  navIcon,
   pageOf,
   prerenderPolicy,
 } from './layout-input.ts';
@@ -157,7 +158,7 @@ function header(input: LayoutInput): Element {
     const href = target?.rendered ? relativeUrl(page.output, target.output) : '#';
     return h('li', [
       h('a', { href, ...(index === page.section ? { ariaCurrent: 'true', className: ['active'] } : {}) }, [
-        ...(section.icon ? [icon(section.icon, config.iconLibrary)].filter(isElement) : []),
+        ...(section.icon ? [navIcon(input, section.icon)].filter(isElement) : []),
         section.label,
       ]),
     ]);

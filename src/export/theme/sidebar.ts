@@ -4,11 +4,11 @@ import { relativeUrl } from '../pages/links.ts';
 import type { SiteModel, SiteNavItem } from '../source/load-site.ts';
 import {
   folderOf,
-  icon,
   isElement,
   isLazy,
   type LayoutInput,
   navHref,
+  navIcon,
   pageOf,
   prerenderPolicy,
 } from './layout-input.ts';
@@ -64,7 +64,7 @@ export function sidebar(input: LayoutInput): Element {
       return [
         h('li', [
           h('a', { href, ...(current ? { ariaCurrent: 'page', className: ['active'] } : {}) }, [
-            ...(target.icon ? [icon(target.icon, site.config.iconLibrary)].filter(isElement) : []),
+            ...(target.icon ? [navIcon(input, target.icon)].filter(isElement) : []),
             ...(target.operation
               ? [
                   h(
@@ -84,10 +84,7 @@ export function sidebar(input: LayoutInput): Element {
     if (item.kind === 'link')
       return [h('li', [h('a', { href: navHref(input, item.href), className: ['ds-nav-link'] }, item.label)])];
     const open = onPath(item) || item.expanded || depth === 0;
-    const heading = [
-      ...(item.icon ? [icon(item.icon, site.config.iconLibrary)].filter(isElement) : []),
-      item.label,
-    ];
+    const heading = [...(item.icon ? [navIcon(input, item.icon)].filter(isElement) : []), item.label];
     if (depth === 0) {
       if (lazy && !onPath(item)) {
         // Kept minimal: on a large site this stub repeats in every page for every group.

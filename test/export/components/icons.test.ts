@@ -61,6 +61,34 @@ describe('iconElement', () => {
     expect(source(iconElement('github', { library: 'lucide' }))).toBe('fa-brands:github');
   });
 
+  it('renders Tabler icons, outline by default and filled when asked, from the site library or a library word', () => {
+    const outline = iconElement('rocket', { library: 'tabler' });
+    expect(source(outline)).toBe('tabler:rocket');
+    expect(outline?.properties.stroke).toBe('currentColor');
+    const html = toHtml(outline as Element);
+    // The invisible 24×24 box every Tabler file starts with is not drawn.
+    expect(html).not.toContain('M0 0h24v24H0z');
+    expect(html).toContain('<path d="M4 13a8 8 0 0 1 7 7');
+    expect(source(iconElement('filled heart', { library: 'tabler' }))).toBe('tabler-filled:heart');
+    expect(iconElement('filled heart', { library: 'tabler' })?.properties.fill).toBe('currentColor');
+    expect(source(iconElement('tabler brand-github', { library: 'fontawesome' }))).toBe(
+      'tabler:brand-github',
+    );
+    // A name only another library has is still found.
+    expect(source(iconElement('house', { library: 'tabler' }))).toBe('lucide:house');
+  });
+
+  it('renders the Font Awesome style asked for, the Pro styles from the nearest free set', () => {
+    for (const name of ['regular bell', 'fa-regular fa-bell', 'far fa-bell', 'light bell', 'thin bell']) {
+      expect(source(iconElement(name, { library: 'fontawesome' })), name).toBe('fa-regular:bell');
+    }
+    for (const name of ['solid bell', 'duotone bell', 'sharp-solid bell', 'bell']) {
+      expect(source(iconElement(name, { library: 'fontawesome' })), name).toBe('fa-solid:bell');
+    }
+    // A style the regular set does not draw an icon in falls back to solid.
+    expect(source(iconElement('regular rocket', { library: 'fontawesome' }))).toBe('fa-solid:rocket');
+  });
+
   it('finds Font Awesome aliases, including those whose module names differ only in case', () => {
     expect(source(iconElement('home', { library: 'fontawesome' }))).toBe('fa-solid:home');
     for (const name of ['paint-brush', 'thumb-tack', 'tshirt', 'arrow-down-1-9', '0']) {
