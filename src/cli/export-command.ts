@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { DeploymentKind } from '../export/render-context.ts';
 import { progressView } from './progress.ts';
@@ -41,10 +42,12 @@ export function exportCommand(): Command {
       'leave out web analytics configured in docs.json (never included in air-gapped exports)',
     )
     .option('--workers <n>', 'render threads (default: every core)', positiveInteger)
+    .option('--report <file>', 'write the export report (every warning with file, line and kind) as JSON')
     .action(async (dir: string, flags) => {
       // The pipeline is loaded only to export: other commands need none of it.
       const { exportSite } = await import('../export/pipeline.ts');
       const { formatLocation } = await import('../export/errors.ts');
+      const { exportReport } = await import('../export/report.ts');
       if (!flags.out && !flags.outDir)
         throw new InvalidArgumentError('give --out <file.tar.gz>, --out-dir <dir>, or both');
       if (flags.siteUrl && !/^https?:\/\/[^/]+/.test(flags.siteUrl))
@@ -76,10 +79,20 @@ export function exportCommand(): Command {
           `size: ${result.archive.sizeBytes} bytes`,
         );
       }
-      if (result.warnings.length > 0) {
-        lines.push(`${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}:`);
-        for (const w of result.warnings.slice(0, 50)) lines.push(`  ${formatLocation(w)}: ${w.message}`);
-        if (result.warnings.length > 50) lines.push(`  … and ${result.warnings.length - 50} more`);
+      const report = exportReport(result.pageCount, result.warnings);
+      if (flags.report) writeFileSync(flags.report, `${JSON.stringify(report, null, 2)}\n`);
+      if (report.warnings.length > 0) {
+        lines.push(`${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'}, by kind:`);
+        for (const { kind, count } of report.summary) {
+          const first = report.warnings.find((w) => w.kind === kind);
+          const example = first ? `  e.g. ${formatLocation(first)}: ${first.message}` : '';
+          lines.push(`  ${String(count).padStart(6)}  ${kind}${example}`);
+        }
+        lines.push(
+          flags.report
+            ? `every warning, with file and line: ${flags.report}`
+            : 'every warning, with file and line: give --report FILE',
+        );
       }
       process.stdout.write(`${lines.join('\n')}\n`);
     });

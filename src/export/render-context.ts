@@ -24,9 +24,9 @@ export interface RenderContext {
    * 'https://example.com') into the href to write in the current page: site-internal targets become
    * relative paths to the output file ('../quickstart.html#install'), external ones stay as they are.
    */
-  resolveHref(href: string): string;
+  resolveHref(href: string, warn?: (message: string) => void): string;
   /** Like resolveHref, for an image or other file source (copied into the output). */
-  resolveAsset(src: string): string;
+  resolveAsset(src: string, warn?: (message: string) => void): string;
   /** Records a warning about the current page; it is reported with the file name, never thrown. */
   warn(message: string): void;
   /** Highlights code at build time and returns the code block element (see CodeBlock below). */

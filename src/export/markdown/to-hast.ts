@@ -35,8 +35,8 @@ function mdxPageToHast(tree: MdastRoot, ctx: RenderContext): HastRoot {
     const props = jsxProps(node.attributes, warn, name);
     const children = state.all(node) as ElementContent[];
     if (/^[a-z]/.test(name) && !name.includes('.'))
-      return htmlElement(name, props, children, warn).map((e) => resolveUrls(e, ctx));
-    return renderComponent({ name, props, children, inline, ctx: { ...ctx, warn } });
+      return htmlElement(name, props, children, warn).map((e) => resolveUrls(e, atLine(ctx, warn)));
+    return renderComponent({ name, props, children, inline, ctx: atLine(ctx, warn) });
   };
   const expression = (_state: State, node: { value: string; data?: { estree?: unknown } }) => {
     const value = literalExpression(expressionTree(node));
@@ -66,11 +66,23 @@ type CodeNode = { value: string; lang?: string | null; meta?: string | null };
 
 /** Links and images as written in Markdown point into the repository: resolved here, once. */
 function linkHandlers(ctx: RenderContext): Handlers {
+  const at = (node: { position?: { start: { line: number } } }) =>
+    node.position ? atLine(ctx, (message) => ctx.warn(`line ${node.position?.start.line}: ${message}`)) : ctx;
   return {
-    link: (state, node) => resolveUrls(defaultHandlers.link(state, node), ctx),
-    linkReference: (state, node) => resolveUrls(defaultHandlers.linkReference(state, node), ctx),
-    image: (state, node) => resolveUrls(defaultHandlers.image(state, node), ctx),
-    imageReference: (state, node) => resolveUrls(defaultHandlers.imageReference(state, node), ctx),
+    link: (state, node) => resolveUrls(defaultHandlers.link(state, node), at(node)),
+    linkReference: (state, node) => resolveUrls(defaultHandlers.linkReference(state, node), at(node)),
+    image: (state, node) => resolveUrls(defaultHandlers.image(state, node), at(node)),
+    imageReference: (state, node) => resolveUrls(defaultHandlers.imageReference(state, node), at(node)),
+  };
+}
+
+/** The context for one element of the source: its warnings, broken links included, carry its line. */
+function atLine(ctx: RenderContext, warn: (message: string) => void): RenderContext {
+  return {
+    ...ctx,
+    warn,
+    resolveHref: (href) => ctx.resolveHref(href, warn),
+    resolveAsset: (src) => ctx.resolveAsset(src, warn),
   };
 }
 

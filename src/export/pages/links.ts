@@ -61,7 +61,8 @@ export class LinkResolver {
     this.onBroken = onBroken;
   }
 
-  resolveHref = (href: string): string => {
+  /** A site link made relative to this page; a missing target is reported through `onBroken` (default: the page's). */
+  resolveHref = (href: string, onBroken = this.onBroken): string => {
     if (href.startsWith('#') && href.length > 1)
       this.fragmentLinks.push({ href, target: this.output, fragment: safeDecode(href.slice(1)) });
     if (!href || href.startsWith('#') || isExternal(href)) return href;
@@ -74,16 +75,16 @@ export class LinkResolver {
       if (hash) this.fragmentLinks.push({ href: resolved, target: page, fragment: safeDecode(hash) });
       return resolved;
     }
-    this.onBroken(href);
+    onBroken(href);
     return href;
   };
 
-  resolveAsset = (src: string): string => {
+  resolveAsset = (src: string, onBroken = this.onBroken): string => {
     if (!src || isExternal(src) || src.startsWith('data:')) return src;
     const [pathPart = ''] = splitHash(src);
     const path = this.absolute(pathPart);
     if (this.targets.assets.has(path)) return relativeUrl(this.output, path);
-    this.onBroken(src);
+    onBroken(src);
     return src;
   };
 

@@ -93,9 +93,11 @@ export class PageRenderer {
     const links = new LinkResolver(this.targets, page.output, page.source, (href) =>
       warn(`broken link: ${href}`),
     );
+    // A caller that knows the line of the link passes its own warn, which prefixes it.
+    const brokenTo = (report: (message: string) => void) => (href: string) => report(`broken link: ${href}`);
     const ctx: RenderContext = {
-      resolveHref: links.resolveHref,
-      resolveAsset: links.resolveAsset,
+      resolveHref: (href, report) => links.resolveHref(href, report && brokenTo(report)),
+      resolveAsset: (src, report) => links.resolveAsset(src, report && brokenTo(report)),
       warn,
       codeBlock,
       icon: (name, options) => {
