@@ -4,6 +4,7 @@ import { ExportError, type SourceProblem } from '../errors.ts';
 import {
   findOperation,
   loadOpenApi,
+  type OpenApiSpec,
   parseOperationRef,
   UnsupportedOperationRefError,
 } from '../openapi/index.ts';
@@ -11,6 +12,7 @@ import { budgetsOf, type ExportOptions } from '../options.ts';
 import { resolveConfigRefs } from './config-refs.ts';
 import { type PageMeta, splitFrontmatter } from './frontmatter.ts';
 import { flattenNavigation, type NavItem, type NavSection } from './navigation.ts';
+import { expandOpenapiNavigation } from './openapi-navigation.ts';
 import { readPageSource } from './page-source.ts';
 import { DocsRepository } from './repository.ts';
 import { outputFor, routeOf, toRoute } from './routes.ts';
@@ -100,10 +102,6 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
   if (!configFile) throw new ExportError(`no docs.json (or legacy mint.json) in ${repo.root}`, []);
   const written = parseJsonFile(repo.readText(configFile), configFile);
   const config = parseSiteConfig(resolveConfigRefs(repo, configFile, written, budgets), configFile);
-  const navigation = flattenNavigation(config.navigation, configFile, config.openapi, config.name, {
-    maxDepth: budgets.navigationDepth,
-  });
-
   const refused = new Map<string, string>();
   const files = repo.listFiles(budgets, (path, reason) => {
     refused.set(path, reason);
@@ -127,6 +125,30 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       });
     return path;
   };
+
+  const specs = new Map<string, Promise<OpenApiSpec | Error>>();
+  const loadSpec = (file: string): Promise<OpenApiSpec | Error> => {
+    let spec = specs.get(file);
+    if (!spec) {
+      spec = loadOpenApi(file, { repoRoot: repo.root, maxDepth: budgets.documentDepth }).catch(
+        (error: Error) => error,
+      );
+      specs.set(file, spec);
+    }
+    return spec;
+  };
+  const navigation = flattenNavigation(
+    await expandOpenapiNavigation(config.navigation, {
+      configFile,
+      fileOf: resolveOpenapiFile,
+      load: loadSpec,
+      warnings,
+    }),
+    configFile,
+    config.openapi,
+    config.name,
+    { maxDepth: budgets.navigationDepth },
+  );
 
   // Frontmatter is read once per file: pages need it here, and OpenAPI stubs are matched by it.
   const metas = new Map<string, PageMeta>();
@@ -203,20 +225,13 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     return undefined;
   };
 
-  const operationCache = new Map<string, Awaited<ReturnType<typeof loadOpenApi>> | Error>();
   const operationTitle = async (
     file: string | undefined,
     method: string,
     path: string,
   ): Promise<string | undefined> => {
     if (!file) return undefined;
-    let spec = operationCache.get(file);
-    if (!spec) {
-      spec = await loadOpenApi(file, { repoRoot: repo.root, maxDepth: budgets.documentDepth }).catch(
-        (error: Error) => error,
-      );
-      operationCache.set(file, spec);
-    }
+    const spec = await loadSpec(file);
     if (spec instanceof Error) return undefined;
     return findOperation(spec, method, path)?.summary;
   };

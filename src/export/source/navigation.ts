@@ -51,7 +51,7 @@ export function iconOf(node: Json): string | undefined {
 }
 
 /** Divider arrays of the format and the key that names each entry. */
-const DIVIDERS: ReadonlyArray<readonly [string, string]> = [
+export const DIVIDERS: ReadonlyArray<readonly [string, string]> = [
   ['tabs', 'tab'],
   ['anchors', 'anchor'],
   ['dropdowns', 'dropdown'],
@@ -61,11 +61,11 @@ const DIVIDERS: ReadonlyArray<readonly [string, string]> = [
   ['menu', 'item'],
 ];
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
+export type Json = Record<string, unknown>;
+export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function openapiOf(node: Json): string | undefined {
+export function openapiOf(node: Json): string | undefined {
   const value = node.openapi;
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
@@ -281,7 +281,7 @@ function elide(location: string, max = 100): string {
   return location.length <= max ? location : `${location.slice(0, max / 2)} … ${location.slice(-max / 2)}`;
 }
 
-function hasContents(node: Json): boolean {
+export function hasContents(node: Json): boolean {
   return (
     node.pages !== undefined || node.groups !== undefined || DIVIDERS.some(([key]) => node[key] !== undefined)
   );

@@ -1,0 +1,88 @@
+import type { SourceProblem } from '../errors.ts';
+import { listOperations, type OpenApiSpec } from '../openapi/index.ts';
+import { DIVIDERS, hasContents, isObject, type Json, openapiOf } from './navigation.ts';
+
+/**
+ * docs.json's `openapi` on a navigation level (the navigation itself, a tab, anchor, dropdown,
+ * product, version, language, menu item or group) that lists no pages of its own: the level is
+ * given a page for every operation of the document, as the format generates them, in groups
+ * named after the operations' first tag (in the order of the document's `tags`, then the order
+ * tags first appear), operations in document order; untagged operations follow the groups.
+ * The expanded entries are ordinary "METHOD /path" references, so pages, stubs and titles are
+ * made as for entries written by hand.
+ */
+
+export interface OpenapiNavigationContext {
+  configFile: string;
+  /** The repository file of an `openapi` source, or undefined when there is none to read (a URL). */
+  fileOf(source: string, location: string): string | undefined;
+  load(file: string): Promise<OpenApiSpec | Error>;
+  warnings: SourceProblem[];
+}
+
+export async function expandOpenapiNavigation(
+  navigation: Json,
+  context: OpenapiNavigationContext,
+): Promise<Json> {
+  return (await expandLevel(navigation, 'navigation', context)) as Json;
+}
+
+async function expandLevel(node: Json, location: string, context: OpenapiNavigationContext): Promise<Json> {
+  const source = openapiOf(node);
+  if (source !== undefined && !hasContents(node))
+    return { ...node, ...(await generated(source, location, context)) };
+  const expanded: Json = { ...node };
+  for (const key of ['groups', 'pages', ...DIVIDERS.map(([list]) => list)]) {
+    const list = node[key];
+    if (!Array.isArray(list)) continue;
+    expanded[key] = await Promise.all(
+      list.map((entry, i) =>
+        isObject(entry) ? expandLevel(entry, `${location}.${key}[${i}]`, context) : entry,
+      ),
+    );
+  }
+  if (isObject(node.global)) expanded.global = node.global;
+  return expanded;
+}
+
+/** The groups and pages a level's OpenAPI document gives it, or none with a warning saying why. */
+async function generated(source: string, location: string, context: OpenapiNavigationContext): Promise<Json> {
+  const warn = (message: string) =>
+    context.warnings.push({ file: context.configFile, message: `${location}.openapi: ${message}` });
+  const file = context.fileOf(source, `${location}.openapi`);
+  if (file === undefined) {
+    warn(
+      `${JSON.stringify(source)} is not read: the export reads OpenAPI documents from the repository only (give a local copy with --openapi-override URL=FILE); no pages were made for it`,
+    );
+    return {};
+  }
+  const spec = await context.load(file);
+  if (spec instanceof Error) {
+    warn(`${spec.message}; no pages were made for it`);
+    return {};
+  }
+  const operations = listOperations(spec);
+  if (operations.length === 0) {
+    warn(`${file} has no operations; no pages were made for it`);
+    return {};
+  }
+  const byTag = new Map<string, string[]>();
+  for (const tag of declaredTags(spec)) byTag.set(tag, []);
+  const untagged: string[] = [];
+  for (const operation of operations) {
+    const reference = `${operation.method} ${operation.path}`;
+    const tag = operation.tags[0];
+    if (tag === undefined) untagged.push(reference);
+    else byTag.set(tag, [...(byTag.get(tag) ?? []), reference]);
+  }
+  const groups = [...byTag]
+    .filter(([, pages]) => pages.length > 0)
+    .map(([tag, pages]) => ({ group: tag, openapi: source, pages }));
+  return { pages: [...groups, ...untagged] };
+}
+
+function declaredTags(spec: OpenApiSpec): string[] {
+  const tags = spec.document.tags;
+  if (!Array.isArray(tags)) return [];
+  return tags.flatMap((tag) => (isObject(tag) && typeof tag.name === 'string' ? [tag.name] : []));
+}
