@@ -47,7 +47,9 @@ describe('openapi on a navigation level', () => {
     expect(site.result.pageCount).toBe(5);
     expect(site.warnings).toEqual([]);
     const html = site.file('api-reference/get-a-store.html');
-    expect(html).toMatch(/Stores[\s\S]*Get a store[\s\S]*Pets[\s\S]*List pets[\s\S]*Create a pet[\s\S]*Health/);
+    expect(html).toMatch(
+      /Stores[\s\S]*Get a store[\s\S]*Pets[\s\S]*List pets[\s\S]*Create a pet[\s\S]*Health/,
+    );
     for (const title of ['List pets', 'Create a pet', 'Get a store', 'Health']) expect(html).toContain(title);
   });
 
