@@ -63,6 +63,8 @@ export type SiteNavItem =
 export interface SiteSection {
   label: string;
   icon?: string;
+  /** Not shown in the header (`hidden` in docs.json); its pages are built. */
+  hidden?: boolean;
   items: SiteNavItem[];
   /** Index of the first page of the section, its landing page. */
   firstPage: number;
@@ -248,7 +250,13 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     const stub = op ? stubs.get(`${op.method.toUpperCase()} ${op.path}`) : undefined;
     if (op && stub && !pageByRoute.has(routeOf(stub))) {
       pages.push(
-        pageFromFile(stub, reference.section, reference.breadcrumb, true, op.file ?? reference.openapi),
+        pageFromFile(
+          stub,
+          reference.section,
+          reference.breadcrumb,
+          !reference.hidden,
+          op.file ?? reference.openapi,
+        ),
       );
       pageByRoute.set(routeOf(stub), pages.length - 1);
       usedRoutes.add(routeOf(stub));
@@ -281,7 +289,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
         output: outputFor(route),
         operation: { source, file, method: op.method.toUpperCase(), path: op.path },
         title: summary ?? `${op.method.toUpperCase()} ${op.path}`,
-        listed: true,
+        listed: !reference.hidden,
         rendered: true,
         noindex: false,
         section: reference.section,
@@ -329,7 +337,9 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       continue;
     }
     repo.absolute(file, { file: configFile });
-    pages.push(pageFromFile(file, reference.section, reference.breadcrumb, true, reference.openapi));
+    pages.push(
+      pageFromFile(file, reference.section, reference.breadcrumb, !reference.hidden, reference.openapi),
+    );
     pageByRoute.set(route, pages.length - 1);
     usedRoutes.add(route);
     referencePage.set(index, pages.length - 1);
@@ -373,13 +383,17 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
         return page === undefined ? [] : [{ kind: 'page', page }];
       }
       if (item.kind === 'link') return [item];
-      return [{ ...item, items: convert(item.items) }];
+      // A hidden group is not shown; its pages are built, unlisted.
+      if (item.hidden) return [];
+      const { hidden: _, ...group } = item;
+      return [{ ...group, items: convert(item.items) }];
     });
   const sections = navigation.sections.map((section: NavSection, index): SiteSection => {
     const first = pages.findIndex((p) => p.section === index && p.listed);
     return {
       label: section.label,
       icon: section.icon,
+      ...(section.hidden ? { hidden: true } : {}),
       items: convert(section.items),
       firstPage: Math.max(first, 0),
     };

@@ -11,11 +11,13 @@ import { ExportError, type SourceProblem } from '../errors.ts';
 export type NavItem =
   | { kind: 'page'; ref: number } // index into the list of page references
   | { kind: 'link'; label: string; href: string; icon?: string }
-  | { kind: 'group'; label: string; icon?: string; expanded: boolean; items: NavItem[] };
+  | { kind: 'group'; label: string; icon?: string; expanded: boolean; hidden?: boolean; items: NavItem[] };
 
 export interface NavSection {
   label: string;
   icon?: string;
+  /** `hidden: true`: not shown in the header; its pages are still built. */
+  hidden?: boolean;
   items: NavItem[];
 }
 
@@ -29,6 +31,8 @@ export interface PageReference {
   breadcrumb: string[];
   /** The OpenAPI source inherited from the nearest enclosing level (or docs.json's top level). */
   openapi?: string;
+  /** Under a `hidden` level, or hidden itself: the page is built but not listed. */
+  hidden: boolean;
 }
 
 export interface Navigation {
@@ -101,6 +105,7 @@ export function flattenNavigation(
     openapi?: string;
     /** Levels of the navigation around this one: 1 in a top-level section. */
     depth: number;
+    hidden: boolean;
   }
 
   /** The scope of a group or divider inside `scope`, once its depth is checked. */
@@ -117,6 +122,7 @@ export function flattenNavigation(
       depth,
       breadcrumb: [...scope.breadcrumb, label],
       openapi: openapiOf(node) ?? scope.openapi,
+      hidden: scope.hidden || node.hidden === true,
     };
   };
 
@@ -139,6 +145,7 @@ export function flattenNavigation(
           section: scope.section,
           breadcrumb: scope.breadcrumb,
           openapi: scope.openapi,
+          hidden: scope.hidden,
         });
         items.push({ kind: 'page', ref: references.length - 1 });
       } else if (isObject(entry) && typeof entry.group === 'string') {
@@ -158,6 +165,7 @@ export function flattenNavigation(
           section: scope.section,
           breadcrumb: scope.breadcrumb,
           openapi: scope.openapi,
+          hidden: scope.hidden || entry.hidden === true,
         });
         items.push({ kind: 'page', ref: references.length - 1 });
       } else {
@@ -179,10 +187,18 @@ export function flattenNavigation(
         section: scope.section,
         breadcrumb: inner.breadcrumb,
         openapi: inner.openapi,
+        hidden: inner.hidden,
       });
       items.unshift({ kind: 'page', ref: references.length - 1 });
     }
-    return { kind: 'group', label, icon: iconOf(node), expanded: node.expanded === true, items };
+    return {
+      kind: 'group',
+      label,
+      icon: iconOf(node),
+      expanded: node.expanded === true,
+      hidden: inner.hidden,
+      items,
+    };
   };
 
   /** Everything a navigation level may hold: groups, pages and nested dividers of any kind. */
@@ -215,12 +231,14 @@ export function flattenNavigation(
           items.push({ kind: 'link', label, href: entry.href, icon: iconOf(entry) });
           return;
         }
+        const inner = nested(scope, at, label, entry);
         items.push({
           kind: 'group',
           label,
           icon: iconOf(entry),
           expanded: true,
-          items: contents(entry, at, nested(scope, at, label, entry)),
+          hidden: inner.hidden,
+          items: contents(entry, at, inner),
         });
       });
     }
@@ -231,7 +249,7 @@ export function flattenNavigation(
   const rootOpenapi = openapiOf(navigation) ?? siteOpenapi;
   // Groups and pages at the top level form the first section, named after the site.
   if (navigation.groups !== undefined || navigation.pages !== undefined) {
-    const scope: Scope = { section: 0, breadcrumb: [], openapi: rootOpenapi, depth: 1 };
+    const scope: Scope = { section: 0, breadcrumb: [], openapi: rootOpenapi, depth: 1, hidden: false };
     sections.push({
       label: siteName,
       items: contents({ groups: navigation.groups, pages: navigation.pages }, 'navigation', scope),
@@ -256,8 +274,15 @@ export function flattenNavigation(
         breadcrumb: [label],
         openapi: openapiOf(entry) ?? rootOpenapi,
         depth: 1,
+        // A hidden tab is left out of the header only: its own sidebar still lists its pages.
+        hidden: false,
       };
-      sections.push({ label, icon: iconOf(entry), items: contents(entry, at, scope) });
+      sections.push({
+        label,
+        icon: iconOf(entry),
+        ...(entry.hidden === true ? { hidden: true } : {}),
+        items: contents(entry, at, scope),
+      });
     });
   }
   if (isObject(navigation.global)) {

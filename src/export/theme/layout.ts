@@ -153,7 +153,8 @@ function header(input: LayoutInput): Element {
         }),
       ]
     : [h('span', { className: ['ds-site-name'] }, config.name)];
-  const sectionLinks = site.sections.map((section, index) => {
+  const sectionLinks = site.sections.flatMap((section, index) => {
+    if (section.hidden) return [];
     const target = site.pages[section.firstPage];
     const href = target?.rendered ? relativeUrl(page.output, target.output) : '#';
     return h('li', [
