@@ -34,7 +34,7 @@ import { llmsIndex, markdownPath, notFoundPage, redirectFiles, sitemap } from '.
 import type { FragmentLink } from './pages/links.ts';
 import { BatchRenderer, type RenderOutcome, type WrittenPage } from './render-batch.ts';
 import { SearchIndexBuilder } from './search/index.ts';
-import { loadSite, type SiteModel } from './source/load-site.ts';
+import { isIndexed, loadSite, type SiteModel } from './source/load-site.ts';
 import { assertOutputName } from './source/routes.ts';
 import { navigationScript, siteAssets } from './theme/assets.ts';
 import { FULL_NAV_LIMIT, listedPagesPerSection } from './theme/layout-input.ts';
@@ -146,7 +146,10 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
           renderedPages: done,
         });
       },
-      (rendered, index) => search?.add({ id: index, ...rendered.search }),
+      (rendered, index) => {
+        const page = site.pages[index];
+        if (page && isIndexed(site, page)) search?.add({ id: index, ...rendered.search });
+      },
     );
     report({ phase: 'writing', progress: 86, pageCount, renderedPages: pageCount });
     for (const [path, html] of unbrokenFragments(read, ids, fragmentLinks, warnings)) write(path, html);

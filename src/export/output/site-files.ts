@@ -1,7 +1,7 @@
 import type { SourceProblem } from '../errors.ts';
 import type { ExportOptions } from '../options.ts';
 import { isExternal, relativeUrl } from '../pages/links.ts';
-import type { SiteModel } from '../source/load-site.ts';
+import { isIndexed, type SiteModel } from '../source/load-site.ts';
 import { outputFor, routeOf } from '../source/routes.ts';
 import { contentSecurityPolicy } from '../theme/csp.ts';
 import { isAllowedUrl } from '../url-policy.ts';
@@ -112,7 +112,7 @@ export function sitemap(site: SiteModel, options: ExportOptions): SiteFile | und
   if (!options.siteUrl) return undefined;
   const base = options.siteUrl.replace(/\/+$/, '');
   const urls = site.pages
-    .filter((p) => p.rendered && p.listed && !p.noindex)
+    .filter((p) => isIndexed(site, p))
     .map(
       (p) => `  <url><loc>${escapeXml(`${base}/${p.output === 'index.html' ? '' : p.output}`)}</loc></url>`,
     );

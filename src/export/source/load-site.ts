@@ -55,6 +55,14 @@ export interface PageSpec {
   breadcrumb: string[];
 }
 
+/**
+ * Whether search engines and the site's search see a page: a listed one unless it says `noindex`;
+ * with `seo.indexing: "all"`, hidden ones and those outside the navigation as well.
+ */
+export function isIndexed(site: Pick<SiteModel, 'config'>, page: PageSpec): boolean {
+  return page.rendered && !page.noindex && (page.listed || site.config.indexing === 'all');
+}
+
 export type SiteNavItem =
   | { kind: 'page'; page: number }
   | { kind: 'link'; label: string; href: string; icon?: string }
@@ -145,6 +153,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       fileOf: resolveOpenapiFile,
       load: loadSpec,
       warnings,
+      maxDepth: budgets.navigationDepth,
     }),
     configFile,
     config.openapi,

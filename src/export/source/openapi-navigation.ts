@@ -18,16 +18,24 @@ export interface OpenapiNavigationContext {
   fileOf(source: string, location: string): string | undefined;
   load(file: string): Promise<OpenApiSpec | Error>;
   warnings: SourceProblem[];
+  /** The navigation depth budget: deeper levels are left as they are, for the navigation's check to refuse. */
+  maxDepth: number;
 }
 
 export async function expandOpenapiNavigation(
   navigation: Json,
   context: OpenapiNavigationContext,
 ): Promise<Json> {
-  return (await expandLevel(navigation, 'navigation', context)) as Json;
+  return (await expandLevel(navigation, 'navigation', context, 0)) as Json;
 }
 
-async function expandLevel(node: Json, location: string, context: OpenapiNavigationContext): Promise<Json> {
+async function expandLevel(
+  node: Json,
+  location: string,
+  context: OpenapiNavigationContext,
+  depth: number,
+): Promise<Json> {
+  if (depth > context.maxDepth) return node;
   const source = openapiOf(node);
   if (source !== undefined && !hasContents(node))
     return { ...node, ...(await generated(source, location, context)) };
@@ -37,11 +45,10 @@ async function expandLevel(node: Json, location: string, context: OpenapiNavigat
     if (!Array.isArray(list)) continue;
     expanded[key] = await Promise.all(
       list.map((entry, i) =>
-        isObject(entry) ? expandLevel(entry, `${location}.${key}[${i}]`, context) : entry,
+        isObject(entry) ? expandLevel(entry, `${location}.${key}[${i}]`, context, depth + 1) : entry,
       ),
     );
   }
-  if (isObject(node.global)) expanded.global = node.global;
   return expanded;
 }
 

@@ -48,7 +48,12 @@ const docsJsonSchema = z.looseObject({
   icons: z.looseObject({ library: z.enum(['fontawesome', 'lucide', 'tabler']).optional() }).optional(),
   openapi: z.union([z.string(), z.array(z.string()), z.looseObject({ source: z.string() })]).optional(),
   integrations: z.looseObject({}).optional(),
-  seo: z.looseObject({}).optional(),
+  seo: z
+    .looseObject({
+      indexing: z.enum(['navigable', 'all']).optional(),
+      metatags: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
 });
 
 const mintJsonSchema = z.looseObject({
@@ -96,6 +101,13 @@ export interface SiteConfig {
   integrations: Record<string, unknown>;
   /** docs.json's navigation object (mint.json's is converted to this shape). */
   navigation: Record<string, unknown>;
+  /**
+   * `seo.indexing`: "navigable" (the default) keeps pages outside the navigation, and hidden ones,
+   * out of search engines and the site's search; "all" indexes every page.
+   */
+  indexing: 'navigable' | 'all';
+  /** `seo.metatags`: meta tags on every page, by name (or `og:` property). */
+  metatags: Record<string, string>;
 }
 
 /** Parses JSON, reporting a syntax error with its line and column. */
@@ -164,6 +176,8 @@ export function parseSiteConfig(raw: unknown, configFile: 'docs.json' | 'mint.js
     openapi: firstOpenapi(c.openapi),
     integrations: c.integrations ?? {},
     navigation: c.navigation,
+    indexing: c.seo?.indexing ?? 'navigable',
+    metatags: c.seo?.metatags ?? {},
   };
 }
 
@@ -237,6 +251,8 @@ function fromMintJson(raw: unknown): SiteConfig {
     iconLibrary: 'fontawesome',
     openapi: firstOpenapi(c.openapi),
     integrations: {},
+    indexing: 'navigable',
+    metatags: {},
     navigation: {
       tabs,
       global: {

@@ -5,7 +5,7 @@ import { iconElement } from '../components/index.ts';
 import type { ExportOptions } from '../options.ts';
 import type { TocEntry } from '../pages/headings.ts';
 import { isExternal, relativeUrl, rootPrefix } from '../pages/links.ts';
-import type { PageSpec, SiteModel, SiteNavItem } from '../source/load-site.ts';
+import { isIndexed, type PageSpec, type SiteModel, type SiteNavItem } from '../source/load-site.ts';
 import { type Analytics, analytics } from './analytics.ts';
 import { NAV_SCRIPT_DIR, SITE_CSS, SITE_JS } from './assets.ts';
 import { policyMeta } from './csp.ts';
@@ -51,7 +51,8 @@ export function renderLayout(input: LayoutInput): Element {
     h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
     h('title', title),
     ...(page.description ? [h('meta', { name: 'description', content: page.description })] : []),
-    ...(page.noindex || !page.listed ? [h('meta', { name: 'robots', content: 'noindex' })] : []),
+    ...(isIndexed(site, page) ? [] : [h('meta', { name: 'robots', content: 'noindex' })]),
+    ...shared.metatags,
     ...(options.siteUrl ? [h('link', { rel: 'canonical', href: canonicalUrl(options.siteUrl, page) })] : []),
     h('meta', { name: 'generator', content: 'docsnap' }),
     ...(config.favicon ? [h('link', { rel: 'icon', href: input.resolveAsset(config.favicon) })] : []),
@@ -106,6 +107,8 @@ interface SharedHead {
   bootstrap: string;
   analytics: Analytics;
   policy: Element;
+  /** docs.json `seo.metatags`: `og:` and `article:` ones as properties (Open Graph), the rest by name; never http-equiv. */
+  metatags: Element[];
 }
 const sharedHeads = new WeakMap<SiteModel, SharedHead>();
 function sharedHead(site: SiteModel, options: ExportOptions): SharedHead {
@@ -119,7 +122,10 @@ function sharedHead(site: SiteModel, options: ExportOptions): SharedHead {
       scriptOrigins: tags.scriptOrigins,
       connectOrigins: tags.connectOrigins,
     });
-    shared = { options, bootstrap, analytics: tags, policy };
+    const metatags = Object.entries(site.config.metatags).map(([key, content]) =>
+      h('meta', /^(?:og|article|fb):/i.test(key) ? { property: key, content } : { name: key, content }),
+    );
+    shared = { options, bootstrap, analytics: tags, policy, metatags };
     sharedHeads.set(site, shared);
   }
   return shared;
