@@ -38,6 +38,7 @@ import { isIndexed, loadSite, type SiteModel } from './source/load-site.ts';
 import { assertOutputName } from './source/routes.ts';
 import { navigationScript, siteAssets } from './theme/assets.ts';
 import { FULL_NAV_LIMIT, listedPagesPerSection } from './theme/layout-input.ts';
+import { searchScope } from './theme/scopes.ts';
 
 export type ExportPhase = 'loading' | 'rendering' | 'writing' | 'archiving' | 'done';
 
@@ -118,7 +119,8 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   const warnings = [...site.warnings];
   // Before pages render: a stylesheet the policy refuses must not be linked from them.
   const stylesheets = publishStylesheets(site, options.deployment === 'air-gapped', warnings);
-  const search = options.features.search ? new SearchIndexBuilder() : undefined;
+  // One search index per language (a reader searches the language they read), one for the rest.
+  const search = options.features.search ? new Map<string, SearchIndexBuilder>() : undefined;
   try {
     const ids = new Map<string, Set<string>>();
     const fragmentLinks: Array<FragmentLink & { from: string; file: string }> = [];
@@ -148,7 +150,11 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
       },
       (rendered, index) => {
         const page = site.pages[index];
-        if (page && isIndexed(site, page)) search?.add({ id: index, ...rendered.search });
+        if (!search || !page || !isIndexed(site, page)) return;
+        const scope = searchScope(site, page);
+        const builder = search.get(scope) ?? new SearchIndexBuilder();
+        search.set(scope, builder);
+        builder.add({ id: index, ...rendered.search });
       },
     );
     report({ phase: 'writing', progress: 86, pageCount, renderedPages: pageCount });
@@ -162,7 +168,11 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
         write(script.path, script.contents);
       }
     });
-    for (const file of search?.files() ?? []) write(file.path, file.contents);
+    for (const [scope, builder] of search ?? [])
+      for (const file of builder.files(scope)) write(file.path, file.contents);
+    // A site whose every page is left out of search still gets its (empty) index: the dialog needs one.
+    if (search && !search.has(''))
+      for (const file of new SearchIndexBuilder().files()) write(file.path, file.contents);
     for (const file of redirectFiles(site, warnings)) write(file.path, file.contents);
     const notFound = notFoundPage(site, options);
     write(notFound.path, notFound.contents);

@@ -197,7 +197,11 @@ export class SearchIndexBuilder {
     );
   }
 
-  files(): SearchIndexFile[] {
+  /**
+   * The index's files. `scope` ("fr/") puts its meta.js in a folder of its own, for a site with one
+   * index per language; pages name theirs in `data-search-scope`.
+   */
+  files(scope = ''): SearchIndexFile[] {
     const core = this.#core;
     const n = this.#ids.length;
     const ids = this.#ids;
@@ -296,7 +300,9 @@ export class SearchIndexBuilder {
     const build = hash.digest('hex').slice(0, 12);
 
     const meta = JSON.stringify({ v: core.formatVersion, build, docs: n, chunk: k, shards: firstTerms });
-    const files: SearchIndexFile[] = [{ path: core.metaPath, contents: register('meta', meta) }];
+    const files: SearchIndexFile[] = [
+      { path: `${SEARCH_INDEX_DIR}/${scope}meta.js`, contents: register(`${scope}meta`, meta) },
+    ];
     shardData.forEach((data, i) => {
       files.push({
         path: `${SEARCH_INDEX_DIR}/${build}/t${i}.js`,

@@ -11,7 +11,7 @@ import {
 import { budgetsOf, type ExportOptions } from '../options.ts';
 import { resolveConfigRefs } from './config-refs.ts';
 import { type PageMeta, splitFrontmatter } from './frontmatter.ts';
-import { flattenNavigation, type NavItem, type NavSection } from './navigation.ts';
+import { flattenNavigation, type NavItem, type NavSection, type ScopeChoice } from './navigation.ts';
 import { expandOpenapiNavigation } from './openapi-navigation.ts';
 import { readPageSource } from './page-source.ts';
 import { DocsRepository } from './repository.ts';
@@ -71,6 +71,8 @@ export type SiteNavItem =
 export interface SiteSection {
   label: string;
   icon?: string;
+  /** The languages, versions, products, dropdowns and tabs that lead to the section, outermost first. */
+  path: ScopeChoice[];
   /** Not shown in the header (`hidden` in docs.json); its pages are built. */
   hidden?: boolean;
   items: SiteNavItem[];
@@ -160,6 +162,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     config.name,
     { maxDepth: budgets.navigationDepth },
   );
+  warnings.push(...navigation.warnings);
 
   // Frontmatter is read once per file: pages need it here, and OpenAPI stubs are matched by it.
   const metas = new Map<string, PageMeta>();
@@ -402,6 +405,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     return {
       label: section.label,
       icon: section.icon,
+      path: section.path,
       ...(section.hidden ? { hidden: true } : {}),
       items: convert(section.items),
       firstPage: Math.max(first, 0),

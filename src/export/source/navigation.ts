@@ -1,5 +1,6 @@
 import { DEFAULT_BUDGETS, overBudget } from '../budgets.ts';
 import { ExportError, type SourceProblem } from '../errors.ts';
+import { LANGUAGE_CODES, languageName } from './languages.ts';
 
 /**
  * docs.json navigation, flattened into what one layout can show: top-level sections (the header
@@ -13,9 +14,23 @@ export type NavItem =
   | { kind: 'link'; label: string; href: string; icon?: string }
   | { kind: 'group'; label: string; icon?: string; expanded: boolean; hidden?: boolean; items: NavItem[] };
 
+/** One choice on the way to a section: a language, version, product or dropdown entry, or a tab. */
+export interface ScopeChoice {
+  kind: 'language' | 'version' | 'product' | 'dropdown' | 'tab';
+  label: string;
+  /** A language's code as written ("fr", "pt-BR"). */
+  code?: string;
+  icon?: string;
+  /** `default: true` on a language or version. */
+  default?: boolean;
+  hidden?: boolean;
+}
+
 export interface NavSection {
   label: string;
   icon?: string;
+  /** The choices that lead to the section, outermost first: empty for a site without switchers or tabs. */
+  path: ScopeChoice[];
   /** `hidden: true`: not shown in the header; its pages are still built. */
   hidden?: boolean;
   items: NavItem[];
@@ -40,6 +55,8 @@ export interface Navigation {
   references: PageReference[];
   /** Global links shown on every page (docs.json `navigation.global` anchors and tabs with href). */
   globalLinks: { label: string; href: string; icon?: string }[];
+  /** What is shown differently from how it is written, e.g. an entry with nothing in it. */
+  warnings: SourceProblem[];
 }
 
 /**
@@ -52,6 +69,30 @@ export function iconOf(node: Json): string | undefined {
   if (!isObject(icon) || typeof icon.name !== 'string') return undefined;
   const words = [icon.library, icon.style].filter((word): word is string => typeof word === 'string');
   return [...words, icon.name].join(' ');
+}
+
+const CHOICE_KINDS: Record<string, ScopeChoice['kind']> = {
+  languages: 'language',
+  versions: 'version',
+  products: 'product',
+  dropdowns: 'dropdown',
+  tabs: 'tab',
+  anchors: 'tab',
+  // A tab's menu lists its parts like a dropdown does.
+  menu: 'dropdown',
+};
+
+function scopeChoice(key: string, label: string, entry: Json): ScopeChoice {
+  const kind = CHOICE_KINDS[key] ?? 'tab';
+  const icon = iconOf(entry);
+  return {
+    kind,
+    label: kind === 'language' ? languageName(label) : label,
+    ...(kind === 'language' ? { code: label } : {}),
+    ...(icon ? { icon } : {}),
+    ...(entry.default === true ? { default: true } : {}),
+    ...(entry.hidden === true ? { hidden: true } : {}),
+  };
 }
 
 /** Divider arrays of the format and the key that names each entry. */
@@ -91,6 +132,7 @@ export function flattenNavigation(
   const references: PageReference[] = [];
   const problems: SourceProblem[] = [];
   const globalLinks: Navigation['globalLinks'] = [];
+  const warnings: SourceProblem[] = [];
   const problem = (location: string, message: string) =>
     problems.push({ file: configFile, message: `${location}: ${message}` });
 
@@ -247,44 +289,78 @@ export function flattenNavigation(
 
   const sections: NavSection[] = [];
   const rootOpenapi = openapiOf(navigation) ?? siteOpenapi;
-  // Groups and pages at the top level form the first section, named after the site.
-  if (navigation.groups !== undefined || navigation.pages !== undefined) {
-    const scope: Scope = { section: 0, breadcrumb: [], openapi: rootOpenapi, depth: 1, hidden: false };
-    sections.push({
-      label: siteName,
-      items: contents({ groups: navigation.groups, pages: navigation.pages }, 'navigation', scope),
-    });
-  }
-  for (const [key, nameKey] of DIVIDERS) {
-    const list = navigation[key];
-    if (!Array.isArray(list)) continue;
-    list.forEach((entry, i) => {
-      const at = `navigation.${key}[${i}]`;
-      if (!isObject(entry)) {
-        problem(at, `expected a ${nameKey} object`);
-        return;
-      }
-      const label = labelOf(entry, nameKey);
-      if (typeof entry.href === 'string' && !hasContents(entry)) {
-        globalLinks.push({ label, href: entry.href, icon: iconOf(entry) });
-        return;
-      }
-      const scope: Scope = {
-        section: sections.length,
-        breadcrumb: [label],
-        openapi: openapiOf(entry) ?? rootOpenapi,
-        depth: 1,
-        // A hidden tab is left out of the header only: its own sidebar still lists its pages.
-        hidden: false,
-      };
+
+  /**
+   * The levels above the sidebar: switchers (languages, versions, products, dropdowns) and tabs
+   * (tabs, anchors, menus), in any order and nesting. Each level that holds groups or pages
+   * becomes a section, with the choices that lead to it; dividers inside a section become groups.
+   */
+  const level = (node: Json, location: string, path: ScopeChoice[], scope: Omit<Scope, 'section'>): void => {
+    const tab = path.find((choice) => choice.kind === 'tab');
+    // Under a tab, anchors and tabs are parts of its sidebar (groups), not tabs of the header.
+    const inSidebar = (key: string) =>
+      key === 'groups' || key === 'pages' || (tab !== undefined && CHOICE_KINDS[key] === 'tab');
+    const own = Object.fromEntries(Object.entries(node).filter(([key]) => inSidebar(key)));
+    if (Object.keys(own).length > 0) {
+      const section: Scope = { ...scope, section: sections.length };
       sections.push({
-        label,
-        icon: iconOf(entry),
-        ...(entry.hidden === true ? { hidden: true } : {}),
-        items: contents(entry, at, scope),
+        label: tab?.label ?? path.at(-1)?.label ?? siteName,
+        icon: tab?.icon ?? path.at(-1)?.icon,
+        path,
+        ...(tab?.hidden ? { hidden: true } : {}),
+        items: contents(own, location, section),
       });
-    });
-  }
+    }
+    for (const [key, nameKey] of DIVIDERS) {
+      if (inSidebar(key)) continue;
+      const list = node[key];
+      if (list === undefined) continue;
+      if (!Array.isArray(list)) {
+        problem(`${location}.${key}`, 'expected an array');
+        continue;
+      }
+      list.forEach((entry, i) => {
+        const at = `${location}.${key}[${i}]`;
+        if (!isObject(entry)) {
+          problem(at, `expected a ${nameKey} object`);
+          return;
+        }
+        const label = labelOf(entry, nameKey);
+        if (typeof entry.href === 'string' && !hasContents(entry)) {
+          globalLinks.push({ label, href: entry.href, icon: iconOf(entry) });
+          return;
+        }
+        const depth = scope.depth + (path.length > 0 ? 1 : 0);
+        if (depth > limits.maxDepth)
+          throw overBudget(
+            { file: configFile },
+            `${elide(at)}: navigation nested ${depth} deep exceeds the limit of ${limits.maxDepth}`,
+            'navigationDepth',
+          );
+        const choice = scopeChoice(key, label, entry);
+        if (choice.kind === 'language' && !LANGUAGE_CODES.has(label)) {
+          problem(
+            `${at}.language`,
+            `${JSON.stringify(label)} is not a language code of the format (${[...LANGUAGE_CODES].join(', ')})`,
+          );
+          return;
+        }
+        if (!hasContents(entry))
+          warnings.push({
+            file: configFile,
+            message: `${at}: ${nameKey} "${label}" has no pages; it is not shown`,
+          });
+        level(entry, at, [...path, choice], {
+          ...scope,
+          depth,
+          // A hidden tab is left out of the header only: its own sidebar still lists its pages.
+          breadcrumb: choice.kind === 'tab' ? [...scope.breadcrumb, label] : scope.breadcrumb,
+          openapi: openapiOf(entry) ?? scope.openapi,
+        });
+      });
+    }
+  };
+  level(navigation, 'navigation', [], { breadcrumb: [], openapi: rootOpenapi, depth: 1, hidden: false });
   if (isObject(navigation.global)) {
     for (const [key, nameKey] of DIVIDERS) {
       const list = navigation.global[key];
@@ -298,7 +374,7 @@ export function flattenNavigation(
   if (sections.length === 0 && problems.length === 0)
     problem('navigation', 'has no pages (expected tabs, anchors, groups or pages)');
   if (problems.length > 0) throw new ExportError(`${configFile} has an invalid navigation`, problems);
-  return { sections, references, globalLinks };
+  return { sections, references, globalLinks, warnings };
 }
 
 /** A long location with its middle cut out: "navigation.groups[0].pages[0] … .pages[0]". */

@@ -48,6 +48,7 @@ const docsJsonSchema = z.looseObject({
   icons: z.looseObject({ library: z.enum(['fontawesome', 'lucide', 'tabler']).optional() }).optional(),
   openapi: z.union([z.string(), z.array(z.string()), z.looseObject({ source: z.string() })]).optional(),
   integrations: z.looseObject({}).optional(),
+  search: z.looseObject({ prompt: z.string().optional() }).optional(),
   seo: z
     .looseObject({
       indexing: z.enum(['navigable', 'all']).optional(),
@@ -108,6 +109,8 @@ export interface SiteConfig {
   indexing: 'navigable' | 'all';
   /** `seo.metatags`: meta tags on every page, by name (or `og:` property). */
   metatags: Record<string, string>;
+  /** `search.prompt`: the search box's placeholder. */
+  searchPrompt?: string;
 }
 
 /** Parses JSON, reporting a syntax error with its line and column. */
@@ -178,6 +181,7 @@ export function parseSiteConfig(raw: unknown, configFile: 'docs.json' | 'mint.js
     navigation: c.navigation,
     indexing: c.seo?.indexing ?? 'navigable',
     metatags: c.seo?.metatags ?? {},
+    searchPrompt: c.search?.prompt,
   };
 }
 

@@ -21,7 +21,10 @@ import {
   prerenderPolicy,
 } from './layout-input.ts';
 import { prerender } from './prerender.ts';
+import { headerTabs, pageLanguage, searchScope } from './scopes.ts';
 import { sidebar } from './sidebar.ts';
+import { scriptText, uiText } from './strings.ts';
+import { languageAlternates, switcherMenus } from './switchers.ts';
 
 /**
  * Header and footer are the same for every page of a section in the same folder (links are
@@ -54,21 +57,25 @@ export function renderLayout(input: LayoutInput): Element {
     ...(isIndexed(site, page) ? [] : [h('meta', { name: 'robots', content: 'noindex' })]),
     ...shared.metatags,
     ...(options.siteUrl ? [h('link', { rel: 'canonical', href: canonicalUrl(options.siteUrl, page) })] : []),
+    ...languageAlternates(site, input.pageIndex).map(({ lang, page: other }) =>
+      h('link', { rel: 'alternate', hreflang: lang, href: relativeUrl(page.output, other.output) }),
+    ),
     h('meta', { name: 'generator', content: 'docsnap' }),
     ...(config.favicon ? [h('link', { rel: 'icon', href: input.resolveAsset(config.favicon) })] : []),
     h('link', { rel: 'stylesheet', href: `${root}${SITE_CSS}` }),
     ...site.stylesheets.map((css) => h('link', { rel: 'stylesheet', href: relativeUrl(page.output, css) })),
     // Runs before first paint so a dark page never flashes light.
     h('script', shared.bootstrap),
+    ...[scriptText(input)].filter(isElement),
     h('script', { src: `${root}${SITE_JS}`, defer: true }),
     ...shared.analytics.tags,
   ];
 
   const body: ElementContent[] = [
-    h('a', { className: ['ds-skip'], href: '#content' }, 'Skip to content'),
+    h('a', { className: ['ds-skip'], href: '#content' }, uiText(input).skipToContent),
     prerendered(input, 'header', () => header(input)),
     h('div', { className: ['ds-shell', `ds-mode-${mode}`] }, [
-      ...(showSidebar ? [sidebar(input)] : []),
+      ...(showSidebar ? [sidebar(input, switcherMenus(input))] : []),
       h('main', { id: 'content', className: ['ds-main'], tabIndex: -1 }, [
         h('article', { className: ['ds-article'] }, [
           h('header', { className: ['ds-page-header'] }, [
@@ -83,7 +90,7 @@ export function renderLayout(input: LayoutInput): Element {
         pagination(input),
         prerendered(input, 'footer', () => footer(input)),
       ]),
-      ...(showToc ? [tableOfContents(input.toc)] : []),
+      ...(showToc ? [tableOfContents(input.toc, uiText(input).onThisPage)] : []),
     ]),
   ];
 
@@ -91,7 +98,8 @@ export function renderLayout(input: LayoutInput): Element {
   return h(
     'html',
     {
-      lang: 'en',
+      lang: pageLanguage(site, page),
+      ...(searchScope(site, page) ? { dataSearchScope: searchScope(site, page) } : {}),
       dataRoot: root || './',
       dataSection: String(page.section),
       ...(isLazy(input) ? { dataNavScript: `${NAV_SCRIPT_DIR}/section-${page.section}.js` } : {}),
@@ -159,14 +167,14 @@ function header(input: LayoutInput): Element {
         }),
       ]
     : [h('span', { className: ['ds-site-name'] }, config.name)];
-  const sectionLinks = site.sections.flatMap((section, index) => {
-    if (section.hidden) return [];
-    const target = site.pages[section.firstPage];
+  const tabs = headerTabs(site, page.section);
+  const sectionLinks = tabs.map((tab) => {
+    const target = site.pages[site.sections[tab.section]?.firstPage ?? -1];
     const href = target?.rendered ? relativeUrl(page.output, target.output) : '#';
     return h('li', [
-      h('a', { href, ...(index === page.section ? { ariaCurrent: 'true', className: ['active'] } : {}) }, [
-        ...(section.icon ? [navIcon(input, section.icon)].filter(isElement) : []),
-        section.label,
+      h('a', { href, ...(tab.current ? { ariaCurrent: 'true', className: ['active'] } : {}) }, [
+        ...(tab.icon ? [navIcon(input, tab.icon)].filter(isElement) : []),
+        tab.label,
       ]),
     ]);
   });
@@ -186,7 +194,7 @@ function header(input: LayoutInput): Element {
         {
           type: 'button',
           className: ['ds-menu-toggle'],
-          ariaLabel: 'Open navigation',
+          ariaLabel: uiText(input).openNavigation,
           ariaExpanded: 'false',
           ariaControls: 'ds-sidebar',
         },
@@ -203,7 +211,11 @@ function header(input: LayoutInput): Element {
                 ariaHaspopup: 'dialog',
                 ariaKeyshortcuts: 'Control+K',
               },
-              [icon('search', 'lucide') ?? '', h('span', 'Search…'), h('kbd', 'Ctrl K')],
+              [
+                icon('search', 'lucide') ?? '',
+                h('span', site.config.searchPrompt ?? uiText(input).search),
+                h('kbd', 'Ctrl K'),
+              ],
             ),
           ]
         : []),
@@ -219,22 +231,21 @@ function header(input: LayoutInput): Element {
             ]
           : []),
       ]),
-      h(
-        'button',
-        { type: 'button', className: ['ds-theme-toggle'], ariaLabel: 'Switch between light and dark theme' },
-        [icon('sun', 'lucide') ?? '☀', icon('moon', 'lucide') ?? '☾'],
-      ),
+      h('button', { type: 'button', className: ['ds-theme-toggle'], ariaLabel: uiText(input).switchTheme }, [
+        icon('sun', 'lucide') ?? '☀',
+        icon('moon', 'lucide') ?? '☾',
+      ]),
     ]),
-    ...(site.sections.length > 1
+    ...(tabs.length > 1 || site.sections[tabs[0]?.section ?? -1]?.path.some((choice) => choice.kind === 'tab')
       ? [h('nav', { className: ['ds-tabs'], ariaLabel: 'Sections' }, [h('ul', sectionLinks)])]
       : []),
   ]);
 }
 
-function tableOfContents(toc: TocEntry[]): Element {
+function tableOfContents(toc: TocEntry[], title: string): Element {
   return h('aside', { className: ['ds-toc'] }, [
     h('nav', { ariaLabelledBy: 'ds-toc-title' }, [
-      h('p', { id: 'ds-toc-title', className: ['ds-toc-title'] }, 'On this page'),
+      h('p', { id: 'ds-toc-title', className: ['ds-toc-title'] }, title),
       h(
         'ul',
         toc.map((entry) =>
@@ -258,7 +269,11 @@ function pagination(input: LayoutInput): Element {
     if (!target) return [];
     return [
       h('a', { className: [`ds-${rel}`], href: relativeUrl(page.output, target.output), rel }, [
-        h('span', { className: ['ds-pagination-label'] }, rel === 'prev' ? 'Previous' : 'Next'),
+        h(
+          'span',
+          { className: ['ds-pagination-label'] },
+          rel === 'prev' ? uiText(input).previous : uiText(input).next,
+        ),
         h('span', { className: ['ds-pagination-title'] }, target.sidebarTitle ?? target.title),
       ]),
     ];

@@ -20,7 +20,7 @@ import { prerender } from './prerender.ts';
  * per folder (prerender.ts) and reused. Only the path down to the page (its open groups and the
  * current link) is built for each page. On a large site the sidebar is a third of every page.
  */
-export function sidebar(input: LayoutInput): Element {
+export function sidebar(input: LayoutInput, before: ElementContent[] = []): Element {
   const { site } = input;
   const page = pageOf(input);
   const section = site.sections[page.section];
@@ -103,6 +103,7 @@ export function sidebar(input: LayoutInput): Element {
   };
 
   return h('nav', { id: 'ds-sidebar', className: ['ds-sidebar'], ariaLabel: 'Documentation' }, [
+    ...before,
     h('ul', section ? renderItems(section.items, 0) : []),
   ]);
 }

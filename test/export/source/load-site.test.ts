@@ -84,8 +84,18 @@ describe('loadSite', () => {
     });
     const site = await loadSite(dir, options);
     expect(site.pages.map((p) => p.title)).toEqual(['Deep', 'Old']);
-    expect(site.sections.map((s) => s.label)).toEqual(['v2', 'v1']);
-    expect(site.pages[0]?.breadcrumb).toEqual(['v2', 'en', 'Dd', 'P', 'T', 'M']);
+    // Every level above the sidebar is a choice on the way to a section; the tab names it.
+    expect(site.sections.map((s) => s.label)).toEqual(['T', 'v1']);
+    expect(site.sections[0]?.path.map((c) => `${c.kind}:${c.label}`)).toEqual([
+      'version:v2',
+      'language:English',
+      'dropdown:Dd',
+      'product:P',
+      'tab:T',
+      'dropdown:M',
+    ]);
+    expect(site.sections[1]?.path.map((c) => `${c.kind}:${c.label}`)).toEqual(['version:v1']);
+    expect(site.pages[0]?.breadcrumb).toEqual(['T']);
   });
 
   it('lists every navigation entry whose page is missing, at once, with its location', async () => {

@@ -1,5 +1,14 @@
 /* MDX components (docsnap): progressive enhancement only; the page works without this script. */
 (() => {
+  // The page's interface text when it is not in English (<script type="application/json" id="ds-text">).
+  const TEXT = (() => {
+    try {
+      return JSON.parse(document.getElementById('ds-text')?.textContent || '{}');
+    } catch {
+      return {};
+    }
+  })();
+  const text = (key, english) => (typeof TEXT[key] === 'string' ? TEXT[key] : english);
   const TAB = '.ds-tablist > [role="tab"]';
   const tabsOf = (list) => Array.from(list.children).filter((node) => node.getAttribute('role') === 'tab');
 
@@ -112,14 +121,14 @@
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'ds-copy';
-    button.textContent = 'Copy';
+    button.textContent = text('copy', 'Copy');
     button.addEventListener('click', () =>
       copy(codeText(block), (ok) => {
         button.focus();
-        button.textContent = ok ? 'Copied' : 'Copy failed';
+        button.textContent = ok ? text('copied', 'Copied') : 'Copy failed';
         button.setAttribute('data-copied', '');
         setTimeout(() => {
-          button.textContent = 'Copy';
+          button.textContent = text('copy', 'Copy');
           button.removeAttribute('data-copied');
         }, 1500);
       }),

@@ -278,6 +278,8 @@
    */
   function createSearcher(options) {
     const load = options.load;
+    // A site in several languages has one index per language, each in its own folder ("fr/").
+    const metaPath = `${BASE}${options.scope ?? ''}meta.js`;
     const pending = new Map();
     let metaPromise;
 
@@ -301,7 +303,7 @@
 
     function meta() {
       if (!metaPromise) {
-        metaPromise = file(META_PATH).then((m) => {
+        metaPromise = file(metaPath).then((m) => {
           if (!m || m.v !== FORMAT)
             throw new Error(`search index format ${m?.v} is not ${FORMAT}; reload the page`);
           return m;

@@ -5,6 +5,16 @@
  */
 (() => {
   const doc = document;
+  // The page's interface text when it is not in English (<script type="application/json" id="ds-text">).
+  const TEXT = (() => {
+    try {
+      return JSON.parse(document.getElementById('ds-text')?.textContent || '{}');
+    } catch {
+      return {};
+    }
+  })();
+  const text = (key, english) => (typeof TEXT[key] === 'string' ? TEXT[key] : english);
+
   const PREFIX = 'ds-search';
   const LIMIT = 20;
   const DEBOUNCE_MS = 60;
@@ -47,7 +57,10 @@
     if (!searcher) {
       const core = globalThis.DocsnapSearch;
       if (!core?.createSearcher) throw new Error('search-core.js is not loaded');
-      searcher = core.createSearcher({ load: loadScript });
+      searcher = core.createSearcher({
+        load: loadScript,
+        scope: doc.documentElement.dataset.searchScope || '',
+      });
     }
     return searcher;
   }
@@ -72,14 +85,16 @@
   }
 
   function build() {
-    dialog = el('dialog', `${PREFIX}-dialog`, { 'aria-label': 'Search documentation' });
+    dialog = el('dialog', `${PREFIX}-dialog`, {
+      'aria-label': text('searchDocumentation', 'Search documentation'),
+    });
     const panel = el('div', `${PREFIX}-panel`);
     const box = el('div', `${PREFIX}-box`);
     const label = el('label', `${PREFIX}-label`, { for: `${PREFIX}-input` });
     label.innerHTML =
       '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><circle cx="11" cy="11" r="7" fill="none" stroke="currentColor" stroke-width="2"/><path d="m20 20-3.5-3.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>';
     const labelText = el('span', `${PREFIX}-visually-hidden`);
-    labelText.textContent = 'Search documentation';
+    labelText.textContent = text('searchDocumentation', 'Search documentation');
     label.appendChild(labelText);
     input = el('input', `${PREFIX}-input`, {
       id: `${PREFIX}-input`,
@@ -93,16 +108,19 @@
       autocomplete: 'off',
       autocapitalize: 'off',
       spellcheck: 'false',
-      placeholder: 'Search documentation',
+      placeholder: text('searchDocumentation', 'Search documentation'),
     });
-    const close = el('button', `${PREFIX}-close`, { type: 'button', 'aria-label': 'Close search' });
+    const close = el('button', `${PREFIX}-close`, {
+      type: 'button',
+      'aria-label': text('closeSearch', 'Close search'),
+    });
     close.textContent = 'Esc';
     box.append(label, input, close);
     status = el('p', `${PREFIX}-status`, { role: 'status', 'aria-live': 'polite' });
     list = el('ul', `${PREFIX}-results`, {
       id: `${PREFIX}-results`,
       role: 'listbox',
-      'aria-label': 'Search results',
+      'aria-label': text('searchResults', 'Search results'),
     });
     const footer = el('p', `${PREFIX}-footer`, { 'aria-hidden': 'true' });
     footer.innerHTML = '<kbd>↑</kbd><kbd>↓</kbd> to select <kbd>Enter</kbd> to open <kbd>Esc</kbd> to close';
@@ -252,11 +270,13 @@
     const shown = response.results.length;
     status.textContent = !response.total
       ? response.narrowed
-        ? 'Keep typing…'
-        : `No results for “${response.query.trim()}”`
-      : response.total > shown
-        ? `${response.total} results, showing the best ${shown}`
-        : `${shown} result${shown === 1 ? '' : 's'}`;
+        ? text('keepTyping', 'Keep typing…')
+        : `${text('noResultsFor', 'No results for')} “${response.query.trim()}”`
+      : TEXT.results
+        ? `${response.total} ${TEXT.results}`
+        : response.total > shown
+          ? `${response.total} results, showing the best ${shown}`
+          : `${shown} result${shown === 1 ? '' : 's'}`;
     if (shown) select(0, false);
   }
 
@@ -274,7 +294,7 @@
       return;
     }
     const slow = setTimeout(() => {
-      if (id === sequence) status.textContent = 'Loading…';
+      if (id === sequence) status.textContent = text('loading', 'Loading…');
     }, 150);
     try {
       const response = await getSearcher().search(query, { limit: LIMIT });

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { page } from '../fixtures.ts';
+import { exportFixture } from './harness.ts';
+
+/** A site in English (at the root) and French (under fr/), each with two tabs. */
+export const languageSite = () => ({
+  'docs.json': {
+    name: 'Polyglot',
+    navigation: {
+      languages: [
+        {
+          language: 'en',
+          default: true,
+          tabs: [
+            { tab: 'Guides', groups: [{ group: 'Start', pages: ['index', 'quickstart'] }] },
+            { tab: 'Reference', groups: [{ group: 'API', pages: ['reference/cli'] }] },
+          ],
+        },
+        {
+          language: 'fr',
+          tabs: [
+            { tab: 'Guides', groups: [{ group: 'Démarrer', pages: ['fr/index', 'fr/quickstart'] }] },
+            { tab: 'Référence', groups: [{ group: 'API', pages: ['fr/reference/cli'] }] },
+          ],
+        },
+      ],
+    },
+  },
+  'index.mdx': page('Home', 'Welcome aboard, sailor.'),
+  'quickstart.mdx': page('Quickstart', '## Installation\n\nInstall the quantum widget.'),
+  'reference/cli.mdx': page('CLI'),
+  'fr/index.mdx': page('Accueil', 'Bienvenue à bord, matelot.'),
+  'fr/quickstart.mdx': page('Démarrage rapide', '## Installation\n\nInstallez le widget quantique.'),
+  'fr/reference/cli.mdx': page('CLI'),
+});
+
+const headerTabs = (html: string) =>
+  [...(/<nav class="ds-tabs"[\s\S]*?<\/nav>/.exec(html)?.[0].matchAll(/<a [^>]*>([^<]*)<\/a>/g) ?? [])].map(
+    (m) => m[1],
+  );
+
+describe('languages', () => {
+  it('navigation.languages: each language a section of its own, with <html lang> and hreflang alternates', async () => {
+    const site = await exportFixture(languageSite());
+    const en = site.file('quickstart.html');
+    const fr = site.file('fr/quickstart.html');
+    expect(en).toMatch(/^<!doctype html>\n<html lang="en"/);
+    expect(fr).toMatch(/^<!doctype html>\n<html lang="fr"/);
+    expect(en).toContain('<link rel="alternate" hreflang="en" href="quickstart.html">');
+    expect(en).toContain('<link rel="alternate" hreflang="fr" href="fr/quickstart.html">');
+    expect(fr).toContain('<link rel="alternate" hreflang="en" href="../quickstart.html">');
+    // The header shows the tabs of the reader's language only.
+    expect(headerTabs(en)).toEqual(['Guides', 'Reference']);
+    expect(headerTabs(fr)).toEqual(['Guides', 'Référence']);
+    expect(site.warnings).toEqual([]);
+  });
+
+  it('language switcher: language names, the same page in the other language', async () => {
+    const site = await exportFixture(languageSite());
+    const switcher = /<details class="ds-switcher ds-switcher-language">[\s\S]*?<\/details>/.exec(
+      site.file('reference/cli.html'),
+    )?.[0];
+    expect(switcher).toContain('<summary aria-label="Language: English">English</summary>');
+    expect(switcher).toContain('<a href="../fr/reference/cli.html" lang="fr" hreflang="fr">Français</a>');
+    expect(switcher).toContain(
+      '<a href="cli.html" lang="en" hreflang="en" aria-current="true" class="active">English</a>',
+    );
+  });
+
+  it('interface text in the page language, English the fallback', async () => {
+    const site = await exportFixture(languageSite());
+    const fr = site.file('fr/quickstart.html');
+    expect(fr).toContain('Aller au contenu');
+    expect(fr).toContain('<span>Rechercher…</span>');
+    expect(fr).toContain('>Sur cette page</p>');
+    expect(fr).toContain('<span class="ds-pagination-label">Précédent</span>');
+    expect(fr).toMatch(
+      /<script type="application\/json" id="ds-text">\{"searchDocumentation":"Rechercher dans la documentation"/,
+    );
+    expect(fr).toContain('aria-label="Langue: Français"');
+    expect(site.file('quickstart.html')).not.toContain('id="ds-text"');
+  });
+
+  it('search per language: one index per language', async () => {
+    const site = await exportFixture(languageSite());
+    expect(site.file('fr/quickstart.html')).toContain('data-search-scope="fr/"');
+    expect(site.file('quickstart.html')).toContain('data-search-scope="en/"');
+    const files = Object.keys(site.result.manifest.files);
+    expect(files).toEqual(
+      expect.arrayContaining(['_docsnap/search/en/meta.js', '_docsnap/search/fr/meta.js']),
+    );
+  });
+
+  it('a language code the format does not list is an error naming it', async () => {
+    const files = languageSite();
+    (files['docs.json'].navigation.languages[1] as { language: string }).language = 'klingon';
+    await expect(exportFixture(files)).rejects.toThrow(
+      /navigation\.languages\[1\]\.language: "klingon" is not a language code of the format/,
+    );
+  });
+});
