@@ -171,21 +171,29 @@ export function counterpart(
   target: number,
   depth: number,
 ): number | undefined {
-  const path = site.sections[target]?.path.slice(0, depth + 1) ?? [];
+  const key = pageKey(site, page);
+  const path = site.sections[target]?.path ?? [];
+  // The target section first (it keeps the reader's other choices: the version, the tab), then the switched subtree.
+  return pagesUnder(site, path).get(key) ?? pagesUnder(site, path.slice(0, depth + 1)).get(key);
+}
+
+/** The rendered pages of the sections under a path, by key; the first of each key wins. */
+function pagesUnder(site: SiteModel, path: ScopeChoice[]): Map<string, number> {
   const subtree = JSON.stringify(path.map((choice) => [choice.kind, choice.label]));
   const scopes = scopesOf(site);
   let pages = scopes.pagesByKey.get(subtree);
   if (!pages) {
-    pages = new Map();
+    const found = new Map<string, number>();
     site.pages.forEach((candidate, index) => {
       const candidatePath = site.sections[candidate.section]?.path ?? [];
       if (!candidate.rendered || !path.every((choice, i) => same(choice, candidatePath[i]))) return;
       const key = pageKey(site, candidate);
-      if (!pages?.has(key)) pages?.set(key, index);
+      if (!found.has(key)) found.set(key, index);
     });
+    pages = found;
     scopes.pagesByKey.set(subtree, pages);
   }
-  return pages.get(pageKey(site, page));
+  return pages;
 }
 
 /** A page's route without the leading segments that name its section's choices ("fr/v2/quickstart" → "quickstart"). */

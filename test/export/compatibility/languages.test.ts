@@ -1,38 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { page } from '../fixtures.ts';
 import { exportFixture } from './harness.ts';
-
-/** A site in English (at the root) and French (under fr/), each with two tabs. */
-export const languageSite = () => ({
-  'docs.json': {
-    name: 'Polyglot',
-    navigation: {
-      languages: [
-        {
-          language: 'en',
-          default: true,
-          tabs: [
-            { tab: 'Guides', groups: [{ group: 'Start', pages: ['index', 'quickstart'] }] },
-            { tab: 'Reference', groups: [{ group: 'API', pages: ['reference/cli'] }] },
-          ],
-        },
-        {
-          language: 'fr',
-          tabs: [
-            { tab: 'Guides', groups: [{ group: 'Démarrer', pages: ['fr/index', 'fr/quickstart'] }] },
-            { tab: 'Référence', groups: [{ group: 'API', pages: ['fr/reference/cli'] }] },
-          ],
-        },
-      ],
-    },
-  },
-  'index.mdx': page('Home', 'Welcome aboard, sailor.'),
-  'quickstart.mdx': page('Quickstart', '## Installation\n\nInstall the quantum widget.'),
-  'reference/cli.mdx': page('CLI'),
-  'fr/index.mdx': page('Accueil', 'Bienvenue à bord, matelot.'),
-  'fr/quickstart.mdx': page('Démarrage rapide', '## Installation\n\nInstallez le widget quantique.'),
-  'fr/reference/cli.mdx': page('CLI'),
-});
+import { languageSite } from './sites.ts';
 
 const headerTabs = (html: string) =>
   [...(/<nav class="ds-tabs"[\s\S]*?<\/nav>/.exec(html)?.[0].matchAll(/<a [^>]*>([^<]*)<\/a>/g) ?? [])].map(
