@@ -31,6 +31,7 @@ import { type ExportOptions, type ExportOptionsInput, resolveOptions } from './o
 import { assertAssetNames } from './output/output-names.ts';
 import { SpoolReader, type SpoolSlice } from './output/page-spool.ts';
 import { llmsIndex, markdownPath, notFoundPage, redirectFiles, sitemap } from './output/site-files.ts';
+import { cleanHeadingId, typographic } from './pages/anchor-ids.ts';
 import type { FragmentLink } from './pages/links.ts';
 import { BatchRenderer, type RenderOutcome, type WrittenPage } from './render-batch.ts';
 import { SearchIndexBuilder } from './search/index.ts';
@@ -389,18 +390,35 @@ function unbrokenFragments(
 ): Map<string, string> {
   const patched = new Map<string, string>();
   const attribute = (href: string) => `href="${href.replace(/&/g, '&#x26;').replace(/"/g, '&#x22;')}"`;
+  const rewrite = (link: (typeof links)[number], href: string) => {
+    const html = patched.get(link.from) ?? read(link.from).toString('utf8');
+    patched.set(link.from, html.split(attribute(link.href)).join(attribute(href)));
+  };
   for (const link of links) {
     const known = ids.get(link.target);
     if (!known || known.has(link.fragment)) continue;
+    // Written the way the platform's own link check forgives (straight quotes, capitals, "?"): linked to the id.
+    const near = nearAnchor(link.fragment, known);
+    if (near !== undefined) {
+      rewrite(link, `${link.href.slice(0, link.href.indexOf('#'))}#${near}`);
+      continue;
+    }
     warnings.push({
       file: link.file,
       message: `link ${link.href}: ${link.target} has no anchor #${link.fragment}; linked to the page instead`,
     });
-    const html = patched.get(link.from) ?? read(link.from).toString('utf8');
-    const withoutFragment = link.href.slice(0, link.href.indexOf('#')) || '#';
-    patched.set(link.from, html.split(attribute(link.href)).join(attribute(withoutFragment)));
+    rewrite(link, link.href.slice(0, link.href.indexOf('#')) || '#');
   }
   return patched;
+}
+
+/** The page's id a fragment means when it is not written exactly: cleaned, lowercased, typeset. */
+function nearAnchor(fragment: string, known: ReadonlySet<string>): string | undefined {
+  const candidates = [fragment, typographic(fragment)].flatMap((text) => {
+    const clean = cleanHeadingId(text);
+    return [clean, clean.toLowerCase()];
+  });
+  return candidates.find((id) => known.has(id));
 }
 
 /** Appends files of the output in order into one, streaming; returns its sha256. */

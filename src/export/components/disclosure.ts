@@ -1,7 +1,7 @@
 import type { ElementContent } from 'hast';
 import type { Component } from '../render-context.ts';
 import { iconElement } from './icons.ts';
-import { boolProp, el, iconFromProps, stringProp } from './shared.ts';
+import { boolProp, componentIds, el, iconFromProps, stringProp } from './shared.ts';
 
 /**
  * Accordion and Expandable are native `<details>`/`<summary>`: keyboard-operable, announced as expandable, and
@@ -21,23 +21,31 @@ const Accordion: Component = (input) => {
   const description = stringProp(input, 'description');
   const icon = iconFromProps(input, { className: 'ds-accordion-icon' });
   return [
-    el('details', { className: ['ds-accordion'], open: boolProp(input, 'defaultOpen') }, [
-      el('summary', { className: ['ds-accordion-summary'] }, [
-        chevron(),
-        ...(icon ? [icon] : []),
-        el('span', { className: ['ds-accordion-heading'] }, [
-          el('span', { className: ['ds-accordion-title'] }, [{ type: 'text', value: title ?? 'Details' }]),
-          ...(description
-            ? [
-                el('span', { className: ['ds-accordion-description'] }, [
-                  { type: 'text', value: description },
-                ]),
-              ]
-            : []),
+    el(
+      'details',
+      {
+        className: ['ds-accordion'],
+        id: stringProp(input, 'id') || componentIds(input.ctx).accordion(title ?? ''),
+        open: boolProp(input, 'defaultOpen'),
+      },
+      [
+        el('summary', { className: ['ds-accordion-summary'] }, [
+          chevron(),
+          ...(icon ? [icon] : []),
+          el('span', { className: ['ds-accordion-heading'] }, [
+            el('span', { className: ['ds-accordion-title'] }, [{ type: 'text', value: title ?? 'Details' }]),
+            ...(description
+              ? [
+                  el('span', { className: ['ds-accordion-description'] }, [
+                    { type: 'text', value: description },
+                  ]),
+                ]
+              : []),
+          ]),
         ]),
-      ]),
-      el('div', { className: ['ds-accordion-content'] }, input.children),
-    ]),
+        el('div', { className: ['ds-accordion-content'] }, input.children),
+      ],
+    ),
   ];
 };
 

@@ -1,7 +1,6 @@
-import { slug } from 'github-slugger';
 import type { ElementContent } from 'hast';
 import type { Component, ComponentInput } from '../render-context.ts';
-import { boolProp, displayValue, el, stringProp, uniqueId } from './shared.ts';
+import { boolProp, componentIds, displayValue, el, stringProp } from './shared.ts';
 
 /** ParamField and ResponseField: one API parameter or response value, with an id to link to. */
 
@@ -27,7 +26,6 @@ function field(
   const name = options.name ?? '';
   const type = stringProp(input, 'type');
   const defaultValue = displayValue(input.props.default ?? undefined);
-  const base = `${options.kind}-${slug(name) || 'field'}`;
   const head: ElementContent[] = [
     ...labels(input, 'pre'),
     el('code', { className: ['ds-field-name'] }, [text(name)]),
@@ -50,7 +48,7 @@ function field(
           `ds-${options.kind}-field`,
           ...(boolProp(input, 'deprecated') ? ['ds-field-is-deprecated'] : []),
         ],
-        id: uniqueId(input.ctx, base),
+        id: stringProp(input, 'id') ?? componentIds(input.ctx).param(name),
       },
       [
         el('div', { className: ['ds-field-head'] }, head),

@@ -1,5 +1,6 @@
 import type { Element, ElementContent, Properties } from 'hast';
 import { h } from 'hastscript';
+import { ComponentIds } from '../pages/anchor-ids.ts';
 import type { ComponentInput, IconLibrary, PropValue, RenderContext } from '../render-context.ts';
 import { isAllowedUrl, refusedUrlMessage, urlScheme } from '../url-policy.ts';
 
@@ -126,6 +127,19 @@ export function uniqueId(ctx: RenderContext, base: string): string {
   return id;
 }
 
+const pageComponentIds = new WeakMap<object, ComponentIds>();
+
+/** The platform's ids for the components of the page being rendered (anchors authors link to; see anchor-ids.ts). */
+export function componentIds(ctx: RenderContext): ComponentIds {
+  const page: object = ctx.resolveHref; // one page, as for uniqueId
+  let ids = pageComponentIds.get(page);
+  if (!ids) {
+    ids = new ComponentIds();
+    pageComponentIds.set(page, ids);
+  }
+  return ids;
+}
+
 /** `ds-tabs-1`, `ds-tabs-2`…: ids for widgets, which nobody links to. */
 export function widgetId(ctx: RenderContext, kind: string): string {
   const id = uniqueId(ctx, `ds-${kind}`);
@@ -175,7 +189,7 @@ export function imageSrc(input: ComponentInput, src: string, what: string): stri
     return src;
   }
   if (urlScheme(src) === 'data') return src;
-  return ctx.resolveAsset(src);
+  return ctx.resolveAsset(src, ctx.warn);
 }
 
 /** The href to write for a link prop, held to the URL policy (content never runs code). */
@@ -184,7 +198,7 @@ export function linkHref(input: ComponentInput, href: string): string | undefine
     input.ctx.warn(`<${input.name}> link left out: ${refusedUrlMessage(href, 'a component prop', 'link')}`);
     return undefined;
   }
-  return input.ctx.resolveHref(href);
+  return input.ctx.resolveHref(href, input.ctx.warn);
 }
 
 const IMAGE_FILE = /\.(?:svg|png|jpe?g|gif|webp|avif|ico|bmp)(?:[?#].*)?$/i;

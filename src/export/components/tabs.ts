@@ -4,6 +4,7 @@ import {
   attribute,
   blockTag,
   boolProp,
+  componentIds,
   contentOf,
   el,
   hasClass,
@@ -81,14 +82,17 @@ function tabItems(input: ComponentInput): TabItem[] {
 function tabWidget(
   input: ComponentInput,
   items: TabItem[],
-  options: { className: string[]; selected: number; sync: boolean; label?: string },
+  options: { className: string[]; selected: number; sync: boolean; label?: string; anchors?: boolean },
 ): Element {
   const base = widgetId(input.ctx, 'tabs');
   const buttons: Element[] = [];
   const panels: Element[] = [];
   items.forEach((item, index) => {
     const selected = index === options.selected;
-    const tabId = `${base}-tab-${index + 1}`;
+    // Tabs of <Tabs> carry the platform's anchor ids (a link to one selects it); code tabs need none.
+    const tabId = options.anchors
+      ? componentIds(input.ctx).tab(item.label.map(textContent).join('').trim())
+      : `${base}-tab-${index + 1}`;
     const panelId = `${base}-panel-${index + 1}`;
     buttons.push(
       el(
@@ -139,7 +143,12 @@ const Tabs: Component = (input) => {
   }
   const selected = intProp(input, 'defaultTabIndex', { min: 0, max: items.length - 1, fallback: 0 });
   return [
-    tabWidget(input, items, { className: ['ds-tab-group'], selected, sync: boolProp(input, 'sync', true) }),
+    tabWidget(input, items, {
+      className: ['ds-tab-group'],
+      selected,
+      sync: boolProp(input, 'sync', true),
+      anchors: true,
+    }),
   ];
 };
 

@@ -8,6 +8,7 @@ import { gfm } from 'micromark-extension-gfm';
 import { mdxjs } from 'micromark-extension-mdxjs';
 import { DEFAULT_BUDGETS, type ExportBudgets, isStackOverflow } from '../budgets.ts';
 import { ExportError } from '../errors.ts';
+import { applyCustomHeadingIds, takeCustomHeadingIds } from './custom-heading-ids.ts';
 import { checkNesting } from './nesting.ts';
 import { checkTreeDepth } from './tree-size.ts';
 
@@ -52,11 +53,14 @@ export function parseBody(
   budgets: Pick<ExportBudgets, 'nestingDepth'> = DEFAULT_BUDGETS,
 ): Root {
   const markdown = file.endsWith('.md');
-  checkNesting(body, file, markdown ? 'md' : 'mdx', budgets.nestingDepth);
-  const fromNative = native ? parseNative(body, file, budgets.nestingDepth) : undefined;
-  if (fromNative) return fromNative;
-  const tree = parseJs(body, file, markdown);
-  checkTreeDepth(tree, file, budgets.nestingDepth);
+  const custom = takeCustomHeadingIds(body);
+  checkNesting(custom.body, file, markdown ? 'md' : 'mdx', budgets.nestingDepth);
+  let tree = native ? parseNative(custom.body, file, budgets.nestingDepth) : undefined;
+  if (!tree) {
+    tree = parseJs(custom.body, file, markdown);
+    checkTreeDepth(tree, file, budgets.nestingDepth);
+  }
+  applyCustomHeadingIds(tree, custom.ids);
   return tree;
 }
 

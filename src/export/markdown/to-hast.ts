@@ -35,8 +35,8 @@ function mdxPageToHast(tree: MdastRoot, ctx: RenderContext): HastRoot {
     const props = jsxProps(node.attributes, warn, name);
     const children = state.all(node) as ElementContent[];
     if (/^[a-z]/.test(name) && !name.includes('.'))
-      return htmlElement(name, props, children, warn).map((e) => resolveUrls(e, atLine(ctx, warn)));
-    return renderComponent({ name, props, children, inline, ctx: atLine(ctx, warn) });
+      return htmlElement(name, props, children, warn).map((e) => resolveUrls(e, ctx, warn));
+    return renderComponent({ name, props, children, inline, ctx: { ...ctx, warn } });
   };
   const expression = (_state: State, node: { value: string; data?: { estree?: unknown } }) => {
     const value = literalExpression(expressionTree(node));
@@ -66,23 +66,16 @@ type CodeNode = { value: string; lang?: string | null; meta?: string | null };
 
 /** Links and images as written in Markdown point into the repository: resolved here, once. */
 function linkHandlers(ctx: RenderContext): Handlers {
+  // A broken link is reported with the line of the link.
   const at = (node: { position?: { start: { line: number } } }) =>
-    node.position ? atLine(ctx, (message) => ctx.warn(`line ${node.position?.start.line}: ${message}`)) : ctx;
+    node.position
+      ? (message: string) => ctx.warn(`line ${node.position?.start.line}: ${message}`)
+      : undefined;
   return {
-    link: (state, node) => resolveUrls(defaultHandlers.link(state, node), at(node)),
-    linkReference: (state, node) => resolveUrls(defaultHandlers.linkReference(state, node), at(node)),
-    image: (state, node) => resolveUrls(defaultHandlers.image(state, node), at(node)),
-    imageReference: (state, node) => resolveUrls(defaultHandlers.imageReference(state, node), at(node)),
-  };
-}
-
-/** The context for one element of the source: its warnings, broken links included, carry its line. */
-function atLine(ctx: RenderContext, warn: (message: string) => void): RenderContext {
-  return {
-    ...ctx,
-    warn,
-    resolveHref: (href) => ctx.resolveHref(href, warn),
-    resolveAsset: (src) => ctx.resolveAsset(src, warn),
+    link: (state, node) => resolveUrls(defaultHandlers.link(state, node), ctx, at(node)),
+    linkReference: (state, node) => resolveUrls(defaultHandlers.linkReference(state, node), ctx, at(node)),
+    image: (state, node) => resolveUrls(defaultHandlers.image(state, node), ctx, at(node)),
+    imageReference: (state, node) => resolveUrls(defaultHandlers.imageReference(state, node), ctx, at(node)),
   };
 }
 
@@ -140,14 +133,16 @@ const URL_ATTRIBUTES: Record<string, string[]> = {
 function resolveUrls<T extends ElementContent | ElementContent[] | undefined>(
   node: T,
   ctx: RenderContext,
+  warn?: (message: string) => void,
 ): T {
   const element = node as ElementContent | undefined;
   if (element?.type !== 'element') return node;
   const href = element.properties.href;
-  if (element.tagName === 'a' && typeof href === 'string') element.properties.href = ctx.resolveHref(href);
+  if (element.tagName === 'a' && typeof href === 'string')
+    element.properties.href = ctx.resolveHref(href, warn);
   for (const attribute of URL_ATTRIBUTES[element.tagName] ?? []) {
     const value = element.properties[attribute];
-    if (typeof value === 'string') element.properties[attribute] = ctx.resolveAsset(value);
+    if (typeof value === 'string') element.properties[attribute] = ctx.resolveAsset(value, warn);
   }
   return node;
 }

@@ -1,5 +1,5 @@
-import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, Root } from 'hast';
+import { HeadingIds } from './anchor-ids.ts';
 
 export interface TocEntry {
   id: string;
@@ -21,15 +21,17 @@ export interface ContentOutline {
 const HEADING = /^h([1-6])$/;
 /** Elements whose text is not prose: left out of search text. */
 const NOT_TEXT = new Set(['style', 'script', 'svg', 'button']);
+/** Labels inside a heading that are not its words: left out of its id and its table-of-contents entry. */
+const NOT_HEADING_TEXT = new Set(['ds-badge', 'ds-tooltip-bubble', 'ds-sr-only']);
 
 /**
- * One walk over a page's content that gives every heading a stable id (GitHub's slugs, unique in
- * the page; ids an author set are kept) and collects what later stages need: the table of
+ * One walk over a page's content that gives every heading a stable id (the platform's ids, see
+ * anchor-ids.ts; ids an author set are kept) and collects what later stages need: the table of
  * contents, all ids, and the text for search split at TOC headings. One pass, because on large
  * sites every walk over every page counts.
  */
 export function outlineContent(root: Root): ContentOutline {
-  const slugger = new GithubSlugger();
+  const headingIds = new HeadingIds();
   const toc: TocEntry[] = [];
   const ids: string[] = [];
   const sections: string[][] = [[]];
@@ -37,8 +39,10 @@ export function outlineContent(root: Root): ContentOutline {
 
   const textOf = (node: ElementContent): string => {
     if (node.type === 'text') return node.value;
-    if (node.type === 'element') return node.children.map(textOf).join('');
-    return '';
+    if (node.type !== 'element' || node.tagName === 'svg') return '';
+    const classes = node.properties.className;
+    if (Array.isArray(classes) && classes.some((c) => NOT_HEADING_TEXT.has(String(c)))) return '';
+    return node.children.map(textOf).join('');
   };
 
   const walk = (node: Root | ElementContent) => {
@@ -53,18 +57,22 @@ export function outlineContent(root: Root): ContentOutline {
     if (node.type !== 'element' && node.type !== 'root') return;
     if (node.type === 'element') {
       const element = node as Element;
-      if (NOT_TEXT.has(element.tagName)) return;
+      if (NOT_TEXT.has(element.tagName)) {
+        // Not prose, but a link target all the same (a tab's button).
+        if (typeof element.properties.id === 'string') ids.push(element.properties.id);
+        return;
+      }
       const heading = HEADING.exec(element.tagName);
       if (heading) {
-        const text = textOf(element).trim();
-        let id = typeof element.properties.id === 'string' ? element.properties.id : '';
-        if (id) slugger.slug(id);
-        else {
-          id = slugger.slug(text || 'section');
-          element.properties.id = id;
-        }
-        ids.push(id);
+        const text = textOf(element).replace(/\s+/g, ' ').trim();
         const depth = Number(heading[1]);
+        const given = typeof element.properties.id === 'string' ? element.properties.id : '';
+        // h5 and h6 get an id only when the author gave one, as on the platform.
+        const id = given ? headingIds.given(given) : depth <= 4 ? headingIds.fromText(text) : '';
+        if (id) {
+          element.properties.id = id;
+          ids.push(id);
+        }
         if (depth === 2 || depth === 3) {
           toc.push({ id, text, depth });
           current = [];

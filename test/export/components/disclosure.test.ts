@@ -8,7 +8,7 @@ describe('<Accordion>', () => {
       paragraph('Answer'),
     ]);
     expect(html).toMatch(
-      /^<details class="ds-accordion"><summary class="ds-accordion-summary"><span class="ds-chevron" aria-hidden="true"><svg/,
+      /^<details class="ds-accordion" id="faq"><summary class="ds-accordion-summary"><span class="ds-chevron" aria-hidden="true"><svg/,
     );
     expect(html).toContain(
       '<span class="ds-accordion-heading"><span class="ds-accordion-title">FAQ</span><span class="ds-accordion-description">Common questions</span></span></summary>',
@@ -17,18 +17,28 @@ describe('<Accordion>', () => {
     expect(ctx.warnings).toEqual([]);
   });
 
+  it('gets the platform id: its title slugified (repeats -1, -2), or the id it is given', () => {
+    const ctx = fakeContext();
+    const id = (props: Record<string, string>) =>
+      /id="([^"]*)"/.exec(render('Accordion', props, [], { ctx }).html)?.[1];
+    expect(id({ title: 'Fees & billing: Café' })).toBe('fees-and-billing-cafe');
+    expect(id({ title: 'I am an Accordion.' })).toBe('i-am-an-accordion');
+    expect(id({ title: 'I am an Accordion.' })).toBe('i-am-an-accordion-1');
+    expect(id({ title: 'Installation steps', id: 'install' })).toBe('install');
+  });
+
   it('opens with defaultOpen, as a literal or a string', () => {
     expect(render('Accordion', { title: 'a', defaultOpen: true }).html).toMatch(
-      /^<details class="ds-accordion" open>/,
+      /^<details class="ds-accordion" id="a" open>/,
     );
     expect(render('Accordion', { title: 'a', defaultOpen: 'true' }).html).toMatch(
-      /^<details class="ds-accordion" open>/,
+      /^<details class="ds-accordion" id="a" open>/,
     );
     expect(render('Accordion', { title: 'a', defaultOpen: null }).html).toMatch(
-      /^<details class="ds-accordion">/,
+      /^<details class="ds-accordion" id="a">/,
     );
     expect(render('Accordion', { title: 'a', defaultOpen: 'false' }).html).toMatch(
-      /^<details class="ds-accordion">/,
+      /^<details class="ds-accordion" id="a">/,
     );
   });
 
@@ -43,7 +53,7 @@ describe('<Accordion>', () => {
     const ctx = fakeContext();
     const one = render('Accordion', { title: '1' }, [], { ctx }).nodes[0] as Element;
     const { html } = render('AccordionGroup', {}, [one], { ctx });
-    expect(html).toMatch(/^<div class="ds-accordion-group"><details class="ds-accordion">/);
+    expect(html).toMatch(/^<div class="ds-accordion-group"><details class="ds-accordion" id="[^"]+">/);
   });
 });
 

@@ -9,7 +9,7 @@ describe('<ParamField>', () => {
       [paragraph('The user.')],
     );
     expect(html).toBe(
-      '<div class="ds-field ds-param-field ds-field-is-deprecated" id="param-userid"><div class="ds-field-head">' +
+      '<div class="ds-field ds-param-field ds-field-is-deprecated" id="param-user-id"><div class="ds-field-head">' +
         '<code class="ds-field-name">userId</code><span class="ds-field-location">path</span>' +
         '<span class="ds-field-type">string</span><span class="ds-field-required">required</span>' +
         '<span class="ds-field-deprecated">deprecated</span></div>' +
@@ -36,7 +36,7 @@ describe('<ParamField>', () => {
   it('keeps ids unique on a page', () => {
     const ctx = fakeContext();
     expect(render('ParamField', { header: 'id' }, [], { ctx }).html).toContain('id="param-id"');
-    expect(render('ParamField', { header: 'id' }, [], { ctx }).html).toContain('id="param-id-2"');
+    expect(render('ParamField', { header: 'id' }, [], { ctx }).html).toContain('id="param-id-1"');
   });
 
   it('warns when no parameter is named', () => {
@@ -57,7 +57,7 @@ describe('<ResponseField>', () => {
       post: ['beta'],
     });
     expect(html).toBe(
-      '<div class="ds-field ds-response-field" id="response-data"><div class="ds-field-head">' +
+      '<div class="ds-field ds-response-field" id="param-data"><div class="ds-field-head">' +
         '<span class="ds-field-label">list</span><code class="ds-field-name">data</code>' +
         '<span class="ds-field-type">object[]</span><span class="ds-field-required">required</span>' +
         '<span class="ds-field-label">beta</span></div></div>',

@@ -21,11 +21,11 @@ describe('<Tabs>', () => {
     expect(html).toBe(
       '<div class="ds-tab-group" data-ds-sync="">' +
         '<div role="tablist" class="ds-tablist">' +
-        '<button type="button" role="tab" id="ds-tabs-1-tab-1" class="ds-tab-button" aria-selected="true" aria-controls="ds-tabs-1-panel-1" tabindex="0" data-ds-key="npm">npm</button>' +
-        '<button type="button" role="tab" id="ds-tabs-1-tab-2" class="ds-tab-button" aria-selected="false" aria-controls="ds-tabs-1-panel-2" tabindex="-1" data-ds-key="yarn">yarn</button>' +
+        '<button type="button" role="tab" id="npm" class="ds-tab-button" aria-selected="true" aria-controls="ds-tabs-1-panel-1" tabindex="0" data-ds-key="npm">npm</button>' +
+        '<button type="button" role="tab" id="yarn" class="ds-tab-button" aria-selected="false" aria-controls="ds-tabs-1-panel-2" tabindex="-1" data-ds-key="yarn">yarn</button>' +
         '</div>' +
-        '<div role="tabpanel" id="ds-tabs-1-panel-1" class="ds-tabpanel" aria-labelledby="ds-tabs-1-tab-1" tabindex="0"><p>npm install</p></div>' +
-        '<div role="tabpanel" id="ds-tabs-1-panel-2" class="ds-tabpanel" aria-labelledby="ds-tabs-1-tab-2" tabindex="0" hidden><p>yarn add</p></div>' +
+        '<div role="tabpanel" id="ds-tabs-1-panel-1" class="ds-tabpanel" aria-labelledby="npm" tabindex="0"><p>npm install</p></div>' +
+        '<div role="tabpanel" id="ds-tabs-1-panel-2" class="ds-tabpanel" aria-labelledby="yarn" tabindex="0" hidden><p>yarn add</p></div>' +
         '</div>',
     );
     expect(ctx.warnings).toEqual([]);
@@ -35,10 +35,26 @@ describe('<Tabs>', () => {
     const ctx = fakeContext();
     const first = render('Tabs', {}, [tab('a', 'x', ctx)], { ctx }).html;
     const second = render('Tabs', {}, [tab('a', 'x', ctx)], { ctx }).html;
-    expect(first).toContain('id="ds-tabs-1-tab-1"');
-    expect(second).toContain('id="ds-tabs-2-tab-1"');
+    // A tab's id is the platform's anchor for its title: repeated titles get -2, as headings do.
+    expect(first).toContain('role="tab" id="a"');
+    expect(first).toContain('id="ds-tabs-1-panel-1"');
+    expect(second).toContain('role="tab" id="a-2"');
+    expect(second).toContain('id="ds-tabs-2-panel-1"');
     const nextPage = render('Tabs', {}, [tab('a', 'x')]).html;
-    expect(nextPage).toContain('id="ds-tabs-1-tab-1"');
+    expect(nextPage).toContain('role="tab" id="a"');
+  });
+
+  it('gives tabs the platform ids: percent-encoding kept, as the platform leaves it', () => {
+    const ctx = fakeContext();
+    const { html } = render(
+      'Tabs',
+      {},
+      [tab('C++', 'x', ctx), tab('Step 1: Install', 'y', ctx), tab('Node.js', 'z', ctx)],
+      { ctx },
+    );
+    expect(html).toContain('id="c%2B%2B"');
+    expect(html).toContain('id="step-1%3A-install"');
+    expect(html).toContain('id="node-js"');
   });
 
   it('keeps ids unique when each component gets its own copy of the page context', () => {
@@ -46,8 +62,8 @@ describe('<Tabs>', () => {
     const copy = () => ({ ...page, warn: (message: string) => page.warn(`line 1: ${message}`) });
     const first = render('Tabs', {}, [tab('a', 'x', page)], { ctx: copy() }).html;
     const second = render('Tabs', {}, [tab('a', 'x', page)], { ctx: copy() }).html;
-    expect(first).toContain('id="ds-tabs-1-tab-1"');
-    expect(second).toContain('id="ds-tabs-2-tab-1"');
+    expect(first).toContain('role="tab" id="a"');
+    expect(second).toContain('role="tab" id="a-2"');
   });
 
   it('puts a tab icon in its button and honours defaultTabIndex and sync={false}', () => {
@@ -66,7 +82,7 @@ describe('<Tabs>', () => {
     );
     expect(html).toContain('aria-selected="true" aria-controls="ds-tabs-1-panel-2" tabindex="0"');
     expect(html).toContain(
-      'id="ds-tabs-1-panel-1" class="ds-tabpanel" aria-labelledby="ds-tabs-1-tab-1" tabindex="0" hidden',
+      'id="ds-tabs-1-panel-1" class="ds-tabpanel" aria-labelledby="one" tabindex="0" hidden',
     );
   });
 
@@ -108,7 +124,7 @@ describe('<Tabs>', () => {
     const { html } = render('Tabs', {}, [wrapped], { ctx });
     expect(html).toContain('data-ds-key="one">One</button>');
     expect(html).toContain('data-ds-key="two">Two</button>');
-    expect(html).toContain('aria-labelledby="ds-tabs-1-tab-2" tabindex="0" hidden>Two text</div>');
+    expect(html).toContain('aria-labelledby="two" tabindex="0" hidden>Two text</div>');
     expect(html).not.toContain('<p');
     expect(ctx.warnings).toEqual([]);
   });

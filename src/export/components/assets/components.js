@@ -73,6 +73,11 @@
     }
     if (!target) return;
     let changed = false;
+    // A link to a tab selects it.
+    if (target.getAttribute('role') === 'tab' && target.getAttribute('aria-selected') !== 'true') {
+      select(target, false, false);
+      changed = true;
+    }
     for (let node = target; node?.getAttribute; node = node.parentNode) {
       if (node.tagName === 'DETAILS' && !node.open) {
         node.open = true;
