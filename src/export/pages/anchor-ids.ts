@@ -1,4 +1,4 @@
-import slugify, { slugifyWithCounter } from '@sindresorhus/slugify';
+import slugify from '@sindresorhus/slugify';
 
 /**
  * The ids the platform gives headings and components, so that the `#fragment` links authors
@@ -21,16 +21,57 @@ import slugify, { slugifyWithCounter } from '@sindresorhus/slugify';
 const STRIPPED = /[?,;:!'"()[\]{}]/g;
 const EMOJI = /\p{Extended_Pictographic}|\u200d|\ufe0f/gu;
 
+const ENCODED = { decamelize: false, preserveCharacters: ['%', '_'], lowercase: false } as const;
+const PLAIN = { decamelize: false, preserveCharacters: ['_'] } as const;
+const SIMPLE = /^[a-z0-9_-]*$/;
+
+/**
+ * slugify's result, remembered: every page of a site repeats its headings' words, and the library
+ * builds its patterns on every call. Text of letters, digits, `_` and `-` only takes the short way
+ * (separators collapsed and trimmed: all slugify does to it).
+ */
+const slugs = new Map<string, string>();
+function slugOf(text: string, options: typeof ENCODED | typeof PLAIN): string {
+  if (options === PLAIN && SIMPLE.test(text)) return text.replace(/-{2,}/g, '-').replace(/^-|-$/g, '');
+  const key = `${options === ENCODED ? 'e' : 'p'}${text}`;
+  let slug = slugs.get(key);
+  if (slug === undefined) {
+    slug = slugify(text, options);
+    if (slugs.size >= 20_000) slugs.clear();
+    slugs.set(key, slug);
+  }
+  return slug;
+}
+
+/** slugifyWithCounter's numbering (`x`, `x-2`, `x-3`; `x-2` written after two `x` becomes `x-2-1`…) over slugOf. */
+function slugCounter(): (text: string, options: typeof ENCODED | typeof PLAIN) => string {
+  const occurrences = new Map<string, number>();
+  return (text, options) => {
+    const slug = slugOf(text, options);
+    if (!slug) return '';
+    const lower = slug.toLowerCase();
+    const numberless = occurrences.get(withoutCounter(lower)) ?? 0;
+    const count = (occurrences.get(lower) ?? 0) + 1;
+    occurrences.set(lower, count);
+    return count >= 2 || numberless > 2 ? `${slug}-${count}` : slug;
+  };
+}
+
+function withoutCounter(slug: string): string {
+  const parts = slug.split('-');
+  while (parts.length > 1 && /^\d+$/.test(parts.at(-1) ?? '')) parts.pop();
+  return parts.join('-');
+}
+
 /** The platform's slug step: percent-encoded text slugified, `%` kept so the encoding survives. */
-function encodedSlug(text: string, counter: (text: string, options: object) => string): string {
+function encodedSlug(text: string, counter: ReturnType<typeof slugCounter>): string {
   const encoded = encodeURIComponent(text.toLowerCase().trim().replace(/\s+/g, '-'));
-  return /%[0-9A-F]{2}/.test(encoded)
-    ? counter(encoded, { decamelize: false, preserveCharacters: ['%', '_'], lowercase: false })
-    : counter(encoded, { decamelize: false, preserveCharacters: ['_'] });
+  return /%[0-9A-F]{2}/.test(encoded) ? counter(encoded, ENCODED) : counter(encoded, PLAIN);
 }
 
 /** An id as the renderer writes it into the page: percent-decoded, punctuation and emoji removed. */
 export function cleanHeadingId(id: string): string {
+  if (SIMPLE.test(id)) return id;
   let decoded: string;
   try {
     decoded = decodeURIComponent(id.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
@@ -54,6 +95,7 @@ export function customHeadingId(written: string): string {
  * its id is made ("What's" → "What’s").
  */
 export function typographic(text: string): string {
+  if (!/['"]|--|\.\.\./.test(text)) return text;
   return text
     .replace(/(\p{L}|\p{N})'(?=\p{L})/gu, '$1’')
     .replace(/(^|[\s([{"“])'/gu, '$1‘')
@@ -67,7 +109,7 @@ export function typographic(text: string): string {
 
 /** The heading ids of one page, in document order. */
 export class HeadingIds {
-  readonly #counter = slugifyWithCounter();
+  readonly #counter = slugCounter();
   readonly #seen = new Set<string>();
 
   /** An id made from a heading's text (what a reader sees of it). */
@@ -91,7 +133,7 @@ export class HeadingIds {
 /** Counters of the component ids of one page (components render before headings are outlined). */
 export class ComponentIds {
   readonly #counts = new Map<string, number>();
-  readonly #tabs = slugifyWithCounter();
+  readonly #tabs = slugCounter();
 
   /** Accordion: its title slugified; the second of a title gets `-1`. */
   accordion(title: string): string {
