@@ -1,4 +1,4 @@
-import slugify from '@sindresorhus/slugify';
+import slugify, { type Options } from '@sindresorhus/slugify';
 
 /**
  * The ids the platform gives headings and components, so that the `#fragment` links authors
@@ -21,8 +21,8 @@ import slugify from '@sindresorhus/slugify';
 const STRIPPED = /[?,;:!'"()[\]{}]/g;
 const EMOJI = /\p{Extended_Pictographic}|\u200d|\ufe0f/gu;
 
-const ENCODED = { decamelize: false, preserveCharacters: ['%', '_'], lowercase: false } as const;
-const PLAIN = { decamelize: false, preserveCharacters: ['_'] } as const;
+const ENCODED: Options = { decamelize: false, preserveCharacters: ['%', '_'], lowercase: false };
+const PLAIN: Options = { decamelize: false, preserveCharacters: ['_'] };
 const SIMPLE = /^[a-z0-9_-]*$/;
 
 /**
@@ -31,7 +31,7 @@ const SIMPLE = /^[a-z0-9_-]*$/;
  * (separators collapsed and trimmed: all slugify does to it).
  */
 const slugs = new Map<string, string>();
-function slugOf(text: string, options: typeof ENCODED | typeof PLAIN): string {
+function slugOf(text: string, options: Options): string {
   if (options === PLAIN && SIMPLE.test(text)) return text.replace(/-{2,}/g, '-').replace(/^-|-$/g, '');
   const key = `${options === ENCODED ? 'e' : 'p'}${text}`;
   let slug = slugs.get(key);
@@ -44,7 +44,7 @@ function slugOf(text: string, options: typeof ENCODED | typeof PLAIN): string {
 }
 
 /** slugifyWithCounter's numbering (`x`, `x-2`, `x-3`; `x-2` written after two `x` becomes `x-2-1`…) over slugOf. */
-function slugCounter(): (text: string, options: typeof ENCODED | typeof PLAIN) => string {
+function slugCounter(): (text: string, options: Options) => string {
   const occurrences = new Map<string, number>();
   return (text, options) => {
     const slug = slugOf(text, options);
