@@ -161,7 +161,8 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     report({ phase: 'writing', progress: 86, pageCount, renderedPages: pageCount });
     for (const [path, html] of unbrokenFragments(read, ids, fragmentLinks, warnings)) write(path, html);
 
-    for (const file of siteAssets(site, options)) write(file.path, file.contents);
+    const configWarning = (message: string) => warnings.push({ file: site.config.configFile, message });
+    for (const file of siteAssets(site, options, configWarning)) write(file.path, file.contents);
     for (const [path, css] of stylesheets) write(path, css);
     listedPagesPerSection(site).forEach((size, index) => {
       if (size > FULL_NAV_LIMIT) {

@@ -8,6 +8,7 @@ import { readPageSource } from '../source/page-source.ts';
 import type { DocsRepository } from '../source/repository.ts';
 import { parseBody } from './parse.ts';
 import { nests, treeSize } from './tree-size.ts';
+import { replaceVariables } from './variables.ts';
 
 interface ImportDeclaration {
   type: 'ImportDeclaration';
@@ -38,11 +39,17 @@ interface Inlining {
 export class SnippetResolver {
   private readonly repo: DocsRepository;
   private readonly budgets: ExportBudgets;
+  private readonly variables: Readonly<Record<string, string>>;
   private readonly cache = new Map<string, Root>();
 
-  constructor(repo: DocsRepository, budgets: ExportBudgets = DEFAULT_BUDGETS) {
+  constructor(
+    repo: DocsRepository,
+    budgets: ExportBudgets = DEFAULT_BUDGETS,
+    variables: Readonly<Record<string, string>> = {},
+  ) {
     this.repo = repo;
     this.budgets = budgets;
+    this.variables = variables;
   }
 
   /** Inlines the snippets a page uses into its tree. */
@@ -130,7 +137,11 @@ export class SnippetResolver {
     let parsed = this.cache.get(path);
     if (!parsed) {
       const text = readPageSource(this.repo, path, this.budgets.pageSourceBytes, { file: from });
-      parsed = parseBody(splitFrontmatter(text, path).body, path, this.budgets);
+      parsed = parseBody(
+        replaceVariables(splitFrontmatter(text, path).body, this.variables),
+        path,
+        this.budgets,
+      );
       this.cache.set(path, parsed);
     }
     return parsed;

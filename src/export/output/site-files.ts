@@ -94,14 +94,20 @@ export function notFoundPage(site: SiteModel, options: ExportOptions): SiteFile 
 @media (prefers-color-scheme: dark){body{background:#0b0d12;color:#e5e7eb}}main{text-align:center;padding:24px}
 h1{font-size:28px;margin:0 0 8px}a{color:${primary}}`;
   const policy = escapeHtml(contentSecurityPolicy({ deployment: options.deployment, inlineStyles: [style] }));
+  // errors.404: the site's own words, its description as plain text (the page stands alone, unstyled by the theme).
+  const { notFound } = site.config;
+  const title = escapeHtml(notFound.title ?? 'Page not found');
+  const description = notFound.description
+    ? escapeHtml(plainText(notFound.description))
+    : `The page you are looking for does not exist in ${escapeHtml(site.config.name)}.`;
   return {
     path: '404.html',
     contents: `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${policy}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Page not found - ${escapeHtml(site.config.name)}</title><meta name="robots" content="noindex">
+<title>${title} - ${escapeHtml(site.config.name)}</title><meta name="robots" content="noindex">
 <style>${style}</style></head>
-<body><main><p>404</p><h1>Page not found</h1><p>The page you are looking for does not exist in ${escapeHtml(site.config.name)}.</p>
+<body><main><p>404</p><h1>${title}</h1><p>${description}</p>
 <p><a href="${home}">Go to the home page</a></p></main></body></html>
 `,
   };
@@ -144,4 +150,13 @@ export function llmsIndex(site: SiteModel, options: ExportOptions): SiteFile {
     lines.push('');
   });
   return { path: 'llms.txt', contents: `${lines.join('\n').trimEnd()}\n` };
+}
+
+/** Markdown as the text a reader sees: links, emphasis and code marks dropped. */
+function plainText(markdown: string): string {
+  return markdown
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]*>/g, '')
+    .replace(/[*_`~]+/g, '')
+    .trim();
 }

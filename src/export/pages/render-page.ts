@@ -9,6 +9,7 @@ import { codeBlock } from '../markdown/highlight.ts';
 import { parseBody } from '../markdown/parse.ts';
 import { SnippetResolver } from '../markdown/snippets.ts';
 import { mdastToHast } from '../markdown/to-hast.ts';
+import { replaceVariables } from '../markdown/variables.ts';
 import {
   findOperation,
   loadOpenApi,
@@ -63,7 +64,7 @@ export class PageRenderer {
     this.options = options;
     this.budgets = budgetsOf(options);
     this.repo = DocsRepository.open(site.root);
-    this.snippets = new SnippetResolver(this.repo, this.budgets);
+    this.snippets = new SnippetResolver(this.repo, this.budgets, site.config.variables);
     this.targets = linkTargets(site);
     this.sectionSizes = listedPagesPerSection(site);
   }
@@ -118,7 +119,7 @@ export class PageRenderer {
     let markdownBody = '';
     if (page.source) {
       const text = readPageSource(this.repo, page.source, this.budgets.pageSourceBytes);
-      const { body } = splitFrontmatter(text, page.source);
+      const body = replaceVariables(splitFrontmatter(text, page.source).body, this.site.config.variables);
       const tree = this.snippets.expand(parseBody(body, page.source, this.budgets), page.source, warn);
       const converted = mdastToHast(tree, ctx, page.source).children as ElementContent[];
       for (const node of converted) heldToUrlPolicy.add(node);

@@ -162,7 +162,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     config.name,
     { maxDepth: budgets.navigationDepth },
   );
-  warnings.push(...navigation.warnings);
+  warnings.push(...navigation.warnings, ...config.notes);
 
   // Frontmatter is read once per file: pages need it here, and OpenAPI stubs are matched by it.
   const metas = new Map<string, PageMeta>();

@@ -14,6 +14,23 @@ const colorSchema = z
   .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'expected a hex color like #0D9373');
 const lightDark = z.object({ light: z.string(), dark: z.string(), href: z.string().optional() });
 const linkSchema = z.looseObject({ label: z.string(), href: z.string(), icon: z.string().optional() });
+const navbarLinkSchema = z
+  .looseObject({
+    type: z.enum(['github', 'discord']).optional(),
+    label: z.string().optional(),
+    href: z.string(),
+    icon: z.string().optional(),
+  })
+  .refine(
+    (link) => link.label !== undefined || link.type !== undefined,
+    'a link without a type needs a label',
+  );
+const fontSchema = z.looseObject({
+  family: z.string(),
+  weight: z.number().optional(),
+  source: z.string().optional(),
+  format: z.enum(['woff', 'woff2']).optional(),
+});
 
 const docsJsonSchema = z.looseObject({
   name: z.string().min(1, 'must not be empty'),
@@ -27,11 +44,61 @@ const docsJsonSchema = z.looseObject({
   navigation: z.looseObject({}),
   navbar: z
     .looseObject({
-      links: z.array(linkSchema).optional(),
+      links: z.array(navbarLinkSchema).optional(),
       primary: z
-        .looseObject({ type: z.string().optional(), label: z.string().optional(), href: z.string() })
+        .looseObject({
+          type: z.enum(['button', 'github', 'discord']).optional(),
+          label: z.string().optional(),
+          href: z.string(),
+        })
         .optional(),
     })
+    .optional(),
+  banner: z
+    .looseObject({
+      content: z.string(),
+      dismissible: z.boolean().optional(),
+      type: z.enum(['info', 'warning', 'critical']).optional(),
+      color: z.union([colorSchema, z.looseObject({ light: colorSchema, dark: colorSchema })]).optional(),
+    })
+    .optional(),
+  errors: z
+    .looseObject({
+      '404': z
+        .looseObject({
+          redirect: z.boolean().optional(),
+          title: z.string().optional(),
+          description: z.string().optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+  styling: z
+    .looseObject({
+      eyebrows: z.enum(['section', 'breadcrumbs']).optional(),
+      codeblocks: z.union([z.string(), z.looseObject({})]).optional(),
+      latex: z.boolean().optional(),
+    })
+    .optional(),
+  background: z
+    .looseObject({
+      decoration: z.enum(['gradient', 'grid', 'windows']).optional(),
+      image: z.union([z.string(), z.looseObject({ light: z.string(), dark: z.string() })]).optional(),
+      color: z.looseObject({ light: colorSchema.optional(), dark: colorSchema.optional() }).optional(),
+    })
+    .optional(),
+  fonts: fontSchema
+    .partial({ family: true })
+    .extend({ heading: fontSchema.optional(), body: fontSchema.optional() })
+    .optional(),
+  contextual: z
+    .looseObject({
+      options: z.array(z.union([z.string(), z.looseObject({ title: z.string(), href: z.unknown() })])),
+      display: z.enum(['header', 'toc']).optional(),
+    })
+    .optional(),
+  variables: z
+    .record(z.string().regex(/^[A-Za-z0-9-]+$/, 'names are letters, digits and hyphens'), z.string())
     .optional(),
   footer: z
     .looseObject({
@@ -89,7 +156,9 @@ export interface SiteConfig {
   colors: { primary: string; light: string; dark: string };
   logo?: { light: string; dark: string; href?: string };
   favicon?: string;
-  navbarLinks: { label: string; href: string }[];
+  /** `favicon.dark`: the icon for dark color schemes, when it differs. */
+  faviconDark?: string;
+  navbarLinks: { label: string; href: string; icon?: string }[];
   navbarPrimary?: { label: string; href: string };
   footerSocials: { name: string; href: string }[];
   footerLinks: { header?: string; items: { label: string; href: string }[] }[];
@@ -111,6 +180,37 @@ export interface SiteConfig {
   metatags: Record<string, string>;
   /** `search.prompt`: the search box's placeholder. */
   searchPrompt?: string;
+  /** `banner`: a line above every page; `content` is inline Markdown. */
+  banner?: {
+    content: string;
+    dismissible: boolean;
+    type: 'info' | 'warning' | 'critical';
+    color?: { light: string; dark: string };
+  };
+  /** `errors.404`: the not-found page's title and text. */
+  notFound: { title?: string; description?: string };
+  /** `styling.eyebrows`: the label above a page's title, its group ("section") or its whole path. */
+  eyebrows: 'section' | 'breadcrumbs';
+  background: {
+    decoration?: 'gradient' | 'grid' | 'windows';
+    image?: { light: string; dark: string };
+    color?: { light?: string; dark?: string };
+  };
+  /** `fonts`: the body and heading fonts; a family with no source is a Google Fonts family. */
+  fonts: { body?: FontSetting; heading?: FontSetting };
+  /** `contextual.options` the export can offer without the platform: copy the page as Markdown, view it. */
+  contextual: Array<'copy' | 'view'>;
+  /** `variables`: `{{name}}` in pages is replaced with the value. */
+  variables: Record<string, string>;
+  /** Settings of the format that cannot apply to a static site, or not yet: accepted, one note each. */
+  notes: SourceProblem[];
+}
+
+export interface FontSetting {
+  family: string;
+  weight?: number;
+  source?: string;
+  format?: 'woff' | 'woff2';
 }
 
 /** Parses JSON, reporting a syntax error with its line and column. */
@@ -140,6 +240,77 @@ function firstOpenapi(value: string | string[] | { source: string } | undefined)
 
 const DEFAULT_PRIMARY = '#16A34A';
 
+type DocsJson = z.infer<typeof docsJsonSchema>;
+
+function fontsOf(fonts: DocsJson['fonts']): SiteConfig['fonts'] {
+  if (!fonts) return {};
+  const own = fonts.family
+    ? { family: fonts.family, weight: fonts.weight, source: fonts.source, format: fonts.format }
+    : undefined;
+  return {
+    ...((fonts.body ?? own) ? { body: fonts.body ?? own } : {}),
+    ...((fonts.heading ?? own) ? { heading: fonts.heading ?? own } : {}),
+  } as SiteConfig['fonts'];
+}
+
+/** Contextual options that need the platform's cloud (an assistant, an AI tool, an MCP server). */
+const CLOUD_OPTIONS = (options: unknown[]) =>
+  options
+    .filter((option) => option !== 'copy' && option !== 'view')
+    .map((option) =>
+      typeof option === 'string' ? option : `"${String((option as { title?: unknown }).title)}"`,
+    );
+
+/**
+ * One note per documented setting the export accepts but cannot apply (it needs the platform's
+ * servers), or does not apply yet; each says what the export does instead.
+ */
+function notesOf(c: DocsJson, file: string): SourceProblem[] {
+  const notes: Array<[boolean, string]> = [
+    [
+      c.errors?.['404']?.redirect !== undefined,
+      'errors.404.redirect: a static host decides what it serves for a missing page; 404.html is written, the redirect is not',
+    ],
+    [
+      c.contextual !== undefined && CLOUD_OPTIONS(c.contextual.options).length > 0,
+      `contextual.options ${CLOUD_OPTIONS(c.contextual?.options ?? []).join(', ')}: these need the platform's cloud and cannot apply to a static site; "copy" and "view" are offered`,
+    ],
+    [
+      c.thumbnails !== undefined,
+      'thumbnails: social images are generated by the platform; they cannot apply to a static site (seo.metatags can name one)',
+    ],
+    [
+      c.metadata !== undefined,
+      'metadata.timestamp: last-modified dates are not supported yet; pages show none',
+    ],
+    [
+      c.interaction !== undefined,
+      'interaction.drilldown is not supported yet: group titles expand their group',
+    ],
+    [
+      c.styling?.codeblocks !== undefined && c.styling.codeblocks !== 'system',
+      "styling.codeblocks: other code block themes are not supported yet; code blocks follow the site's color scheme",
+    ],
+    [
+      c.styling?.latex !== undefined,
+      'styling.latex is not supported yet: the page is rendered without LaTeX styles',
+    ],
+    [
+      c.seo?.organization !== undefined,
+      'seo.organization: structured data is not supported yet; it is accepted and ignored',
+    ],
+    [
+      c.api !== undefined,
+      'api: playground and example settings are not supported yet; API pages show their reference and a cURL example',
+    ],
+    [
+      c.integrations?.customScripts !== undefined,
+      "integrations.customScripts: the site's own scripts are not loaded (exported pages run only docsnap's scripts); it is accepted and ignored",
+    ],
+  ];
+  return notes.flatMap(([applies, message]) => (applies ? [{ file, message }] : []));
+}
+
 /** Reads docs.json (or mint.json) from a parsed JSON value into the normalized configuration. */
 export function parseSiteConfig(raw: unknown, configFile: 'docs.json' | 'mint.json'): SiteConfig {
   if (configFile === 'mint.json') return fromMintJson(raw);
@@ -157,10 +328,20 @@ export function parseSiteConfig(raw: unknown, configFile: 'docs.json' | 'mint.js
     colors: { primary, light: c.colors?.light ?? primary, dark: c.colors?.dark ?? primary },
     logo,
     favicon: typeof c.favicon === 'string' ? c.favicon : c.favicon?.light,
-    navbarLinks: (c.navbar?.links ?? []).map(({ label, href }) => ({ label, href })),
+    faviconDark:
+      typeof c.favicon === 'object' && c.favicon.dark !== c.favicon.light ? c.favicon.dark : undefined,
+    navbarLinks: (c.navbar?.links ?? []).map(({ type, label, href, icon }) => ({
+      label: label ?? (type === 'github' ? 'GitHub' : 'Discord'),
+      href,
+      ...(icon || type ? { icon: icon ?? (type === 'github' ? 'brands github' : 'brands discord') } : {}),
+    })),
     navbarPrimary: c.navbar?.primary
       ? {
-          label: c.navbar.primary.label ?? (c.navbar.primary.type === 'github' ? 'GitHub' : 'Open'),
+          label:
+            c.navbar.primary.label ??
+            ({ github: 'GitHub', discord: 'Discord', button: 'Open' } as const)[
+              c.navbar.primary.type ?? 'button'
+            ],
           href: c.navbar.primary.href,
         }
       : undefined,
@@ -182,6 +363,41 @@ export function parseSiteConfig(raw: unknown, configFile: 'docs.json' | 'mint.js
     indexing: c.seo?.indexing ?? 'navigable',
     metatags: c.seo?.metatags ?? {},
     searchPrompt: c.search?.prompt,
+    banner: c.banner
+      ? {
+          content: c.banner.content,
+          dismissible: c.banner.dismissible ?? false,
+          type: c.banner.type ?? 'info',
+          ...(c.banner.color
+            ? {
+                color:
+                  typeof c.banner.color === 'string'
+                    ? { light: c.banner.color, dark: c.banner.color }
+                    : c.banner.color,
+              }
+            : {}),
+        }
+      : undefined,
+    notFound: { title: c.errors?.['404']?.title, description: c.errors?.['404']?.description },
+    eyebrows: c.styling?.eyebrows ?? 'section',
+    background: {
+      ...(c.background?.decoration ? { decoration: c.background.decoration } : {}),
+      ...(c.background?.image
+        ? {
+            image:
+              typeof c.background.image === 'string'
+                ? { light: c.background.image, dark: c.background.image }
+                : c.background.image,
+          }
+        : {}),
+      ...(c.background?.color ? { color: c.background.color } : {}),
+    },
+    fonts: fontsOf(c.fonts),
+    contextual: (c.contextual?.options ?? []).flatMap((option) =>
+      option === 'copy' || option === 'view' ? [option] : [],
+    ),
+    variables: c.variables ?? {},
+    notes: notesOf(c, configFile),
   };
 }
 
@@ -257,6 +473,13 @@ function fromMintJson(raw: unknown): SiteConfig {
     integrations: {},
     indexing: 'navigable',
     metatags: {},
+    notFound: {},
+    eyebrows: 'section',
+    background: {},
+    fonts: {},
+    contextual: [],
+    variables: {},
+    notes: [],
     navigation: {
       tabs,
       global: {

@@ -6,6 +6,7 @@ import { searchAssets } from '../search/index.ts';
 import type { SiteModel, SiteNavItem } from '../source/load-site.ts';
 import { GENERATED_DIR } from '../source/screen-site.ts';
 import { isAllowedUrl } from '../url-policy.ts';
+import { appearanceCss } from './appearance.ts';
 
 /** Output paths of the files every page shares. */
 export const ASSET_DIR = GENERATED_DIR;
@@ -84,6 +85,7 @@ function readableOn(color: string, background: string, toward: string): string {
 export function siteAssets(
   site: SiteModel,
   options: ExportOptions,
+  warn: (message: string) => void = () => {},
 ): Array<{ path: string; contents: string }> {
   const css = [
     colorVariables(site),
@@ -91,6 +93,8 @@ export function siteAssets(
     ...componentAssets.css.map(read),
     ...openapiAssets.css.map(read),
     ...(options.features.search ? searchAssets.css.map(read) : []),
+    // Last, so that the site's background and fonts override the theme's.
+    appearanceCss(site, options, warn),
   ].join('\n');
   const js = [
     ...themeJs.map(read),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
 import type { Raw } from 'mdast-util-to-hast';
@@ -7,6 +8,7 @@ import type { TocEntry } from '../pages/headings.ts';
 import { isExternal, relativeUrl, rootPrefix } from '../pages/links.ts';
 import { isIndexed, type PageSpec, type SiteModel, type SiteNavItem } from '../source/load-site.ts';
 import { type Analytics, analytics } from './analytics.ts';
+import { fontLinks } from './appearance.ts';
 import { NAV_SCRIPT_DIR, SITE_CSS, SITE_JS } from './assets.ts';
 import { policyMeta } from './csp.ts';
 import {
@@ -20,6 +22,7 @@ import {
   pageOf,
   prerenderPolicy,
 } from './layout-input.ts';
+import { banner, pageActions } from './page-chrome.ts';
 import { prerender } from './prerender.ts';
 import { headerTabs, pageLanguage, searchScope } from './scopes.ts';
 import { sidebar } from './sidebar.ts';
@@ -61,7 +64,25 @@ export function renderLayout(input: LayoutInput): Element {
       h('link', { rel: 'alternate', hreflang: lang, href: relativeUrl(page.output, other.output) }),
     ),
     h('meta', { name: 'generator', content: 'docsnap' }),
-    ...(config.favicon ? [h('link', { rel: 'icon', href: input.resolveAsset(config.favicon) })] : []),
+    ...(config.favicon
+      ? [
+          h('link', {
+            rel: 'icon',
+            href: input.resolveAsset(config.favicon),
+            ...(config.faviconDark ? { media: '(prefers-color-scheme: light)' } : {}),
+          }),
+        ]
+      : []),
+    ...(config.faviconDark
+      ? [
+          h('link', {
+            rel: 'icon',
+            href: input.resolveAsset(config.faviconDark),
+            media: '(prefers-color-scheme: dark)',
+          }),
+        ]
+      : []),
+    ...fontLinks(site, options),
     h('link', { rel: 'stylesheet', href: `${root}${SITE_CSS}` }),
     ...site.stylesheets.map((css) => h('link', { rel: 'stylesheet', href: relativeUrl(page.output, css) })),
     // Runs before first paint so a dark page never flashes light.
@@ -73,6 +94,7 @@ export function renderLayout(input: LayoutInput): Element {
 
   const body: ElementContent[] = [
     h('a', { className: ['ds-skip'], href: '#content' }, uiText(input).skipToContent),
+    ...(config.banner ? [prerendered(input, 'banner', () => banner(input))] : []),
     prerendered(input, 'header', () => header(input)),
     h('div', { className: ['ds-shell', `ds-mode-${mode}`] }, [
       ...(showSidebar ? [sidebar(input, switcherMenus(input))] : []),
@@ -80,9 +102,16 @@ export function renderLayout(input: LayoutInput): Element {
         h('article', { className: ['ds-article'] }, [
           h('header', { className: ['ds-page-header'] }, [
             ...(page.breadcrumb.length > 1
-              ? [h('p', { className: ['ds-eyebrow'] }, page.breadcrumb.at(-1))]
+              ? [
+                  h(
+                    'p',
+                    { className: ['ds-eyebrow'] },
+                    config.eyebrows === 'breadcrumbs' ? page.breadcrumb.join(' / ') : page.breadcrumb.at(-1),
+                  ),
+                ]
               : []),
             h('h1', { className: ['ds-title'] }, page.title),
+            ...pageActions(input),
             ...(page.description ? [h('p', { className: ['ds-description'] }, page.description)] : []),
           ]),
           h('div', { className: ['ds-content'] }, input.content),
@@ -99,6 +128,7 @@ export function renderLayout(input: LayoutInput): Element {
     'html',
     {
       lang: pageLanguage(site, page),
+      ...(bannerKey(site) ? { dataBanner: bannerKey(site) } : {}),
       ...(searchScope(site, page) ? { dataSearchScope: searchScope(site, page) } : {}),
       dataRoot: root || './',
       dataSection: String(page.section),
@@ -122,7 +152,7 @@ const sharedHeads = new WeakMap<SiteModel, SharedHead>();
 function sharedHead(site: SiteModel, options: ExportOptions): SharedHead {
   let shared = sharedHeads.get(site);
   if (shared?.options !== options) {
-    const bootstrap = themeBootstrap(site.config.appearance);
+    const bootstrap = themeBootstrap(site.config.appearance, bannerKey(site));
     const tags = analytics(site.config, options);
     const policy = policyMeta({
       deployment: options.deployment,
@@ -143,16 +173,32 @@ function canonicalUrl(siteUrl: string, page: PageSpec): string {
   return `${siteUrl.replace(/\/+$/, '')}/${page.output === 'index.html' ? '' : page.output}`;
 }
 
-function themeBootstrap(appearance: SiteModel['config']['appearance']): string {
+function themeBootstrap(appearance: SiteModel['config']['appearance'], banner: string | undefined): string {
   const strict = appearance.strict ? 'true' : 'false';
-  return `(function(){var d=document.documentElement,s=${JSON.stringify(appearance.default)},t=null;try{if(!${strict})t=localStorage.getItem('ds-theme')}catch(e){}if(t!=='light'&&t!=='dark')t=s==='system'?(matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light'):s;d.dataset.theme=t})();`;
+  // A banner the reader dismissed stays hidden until its text changes (its key is the text's hash).
+  const dismissed = banner
+    ? `try{if(localStorage.getItem('ds-banner')===${JSON.stringify(banner)})d.dataset.bannerDismissed=''}catch(e){}`
+    : '';
+  return `(function(){var d=document.documentElement,s=${JSON.stringify(appearance.default)},t=null;try{if(!${strict})t=localStorage.getItem('ds-theme')}catch(e){}if(t!=='light'&&t!=='dark')t=s==='system'?(matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light'):s;d.dataset.theme=t;${dismissed}})();`;
+}
+
+/** The key a dismissed banner is remembered by: a hash of its text, so a new banner shows again. */
+function bannerKey(site: SiteModel): string | undefined {
+  const banner = site.config.banner;
+  return banner?.dismissible
+    ? createHash('sha256').update(banner.content).digest('hex').slice(0, 16)
+    : undefined;
 }
 
 function header(input: LayoutInput): Element {
   const { site, options } = input;
   const page = pageOf(input);
   const config = site.config;
-  const home = relativeUrl(page.output, 'index.html');
+  // The site's home, or in a site of several languages, versions or products, the home of the reader's.
+  const scoped = site.sections[page.section]?.path.some((choice) => choice.kind !== 'tab');
+  const homeSection = headerTabs(site, page.section)[0]?.section ?? page.section;
+  const scopeHome = scoped ? site.pages[site.sections[homeSection]?.firstPage ?? -1] : undefined;
+  const home = relativeUrl(page.output, scopeHome?.rendered ? scopeHome.output : 'index.html');
   const brand: ElementContent[] = config.logo
     ? [
         h('img', {
@@ -180,11 +226,10 @@ function header(input: LayoutInput): Element {
   });
   const links = [...config.navbarLinks, ...site.globalLinks].map((link) =>
     h('li', [
-      h(
-        'a',
-        { href: navHref(input, link.href), ...(isExternal(link.href) ? { rel: ['noopener'] } : {}) },
+      h('a', { href: navHref(input, link.href), ...(isExternal(link.href) ? { rel: ['noopener'] } : {}) }, [
+        ...(link.icon ? [navIcon(input, link.icon)].filter(isElement) : []),
         link.label,
-      ),
+      ]),
     ]),
   );
   return h('header', { className: ['ds-header'] }, [
@@ -200,7 +245,11 @@ function header(input: LayoutInput): Element {
         },
         [icon('menu', 'lucide') ?? '☰'],
       ),
-      h('a', { className: ['ds-brand'], href: home }, brand),
+      h(
+        'a',
+        { className: ['ds-brand'], href: config.logo?.href ? navHref(input, config.logo.href) : home },
+        brand,
+      ),
       ...(options.features.search
         ? [
             h(

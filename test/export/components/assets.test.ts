@@ -15,8 +15,9 @@ describe('components.js', () => {
     expect(Buffer.byteLength(js)).toBeLessThan(8 * 1024);
   });
 
-  it('loads nothing from anywhere', () => {
-    expect(js).not.toMatch(/fetch\(|XMLHttpRequest|import\(|https?:\/\//);
+  it('loads nothing but the page’s own Markdown copy (contextual "copy", a relative URL the layout writes)', () => {
+    expect(js).not.toMatch(/XMLHttpRequest|import\(|https?:\/\//);
+    expect(js.match(/fetch\([^)]*\)/g)).toEqual(['fetch(button.dataset.src)']);
   });
 });
 

@@ -158,7 +158,27 @@
     }
   }
 
+  // contextual "copy": the page's Markdown copy, fetched and copied (same origin; fails from file://).
+  function copyPage(button) {
+    const done = (ok) => {
+      button.textContent = ok ? text('copied', 'Copied') : 'Copy failed';
+      setTimeout(() => {
+        button.textContent = 'Copy page';
+      }, 1500);
+    };
+    fetch(button.dataset.src)
+      .then((response) =>
+        response.ok ? response.text() : Promise.reject(new Error(String(response.status))),
+      )
+      .then(
+        (markdown) => copy(markdown, done),
+        () => done(false),
+      );
+  }
+
   function init() {
+    for (const button of document.querySelectorAll('main .ds-page-header .ds-copy-page'))
+      button.addEventListener('click', () => copyPage(button));
     document.addEventListener('click', onClick);
     document.addEventListener('keydown', onKey);
     document.addEventListener('keydown', onEscape);

@@ -91,6 +91,16 @@
   }
 
   function init() {
+    // The site banner's dismiss button (the layout's, found by its place: the banner is the body's second child).
+    const dismiss = document.querySelector('body > .ds-banner > .ds-banner-dismiss');
+    if (dismiss && doc.dataset.banner) {
+      dismiss.addEventListener('click', () => {
+        doc.dataset.bannerDismissed = '';
+        try {
+          localStorage.setItem('ds-banner', doc.dataset.banner);
+        } catch {}
+      });
+    }
     for (const button of document.querySelectorAll('.ds-theme-toggle')) {
       button.addEventListener('click', () => setTheme(doc.dataset.theme === 'dark' ? 'light' : 'dark'));
     }

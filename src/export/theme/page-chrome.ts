@@ -1,0 +1,74 @@
+import type { Element, ElementContent } from 'hast';
+import { h } from 'hastscript';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { toHast } from 'mdast-util-to-hast';
+import { markdownPath } from '../output/site-files.ts';
+import { relativeUrl } from '../pages/links.ts';
+import { type LayoutInput, navHref, pageOf } from './layout-input.ts';
+
+/**
+ * What docs.json adds around a page's content: the site banner (`banner`) and the page actions
+ * of `contextual` that work without the platform (copy the page as Markdown, view it).
+ */
+
+/** Inline Markdown kept in the banner (`banner.content` allows links, bold, italic, code). */
+const BANNER_TAGS = new Set(['a', 'strong', 'em', 'code', 'del', 'br']);
+
+export function banner(input: LayoutInput): Element {
+  const settings = input.site.config.banner;
+  if (!settings) return h('div');
+  const tree = toHast(fromMarkdown(settings.content));
+  const content = ('children' in tree ? (tree.children as ElementContent[]) : []).flatMap((node) =>
+    inline(node, input),
+  );
+  const color = settings.color
+    ? { style: `--ds-banner-bg:${settings.color.light};--ds-banner-bg-dark:${settings.color.dark}` }
+    : {};
+  return h(
+    'div',
+    {
+      className: ['ds-banner', `ds-banner-${settings.type}`],
+      role: 'region',
+      ariaLabel: 'Announcement',
+      ...color,
+    },
+    [
+      h('p', { className: ['ds-banner-content'] }, content),
+      ...(settings.dismissible
+        ? [h('button', { type: 'button', className: ['ds-banner-dismiss'], ariaLabel: 'Dismiss' }, '×')]
+        : []),
+    ],
+  );
+}
+
+/** Keeps the inline elements the banner allows (links resolved as site links), unwraps the rest. */
+function inline(node: ElementContent, input: LayoutInput): ElementContent[] {
+  if (node.type === 'text') return [node];
+  if (node.type !== 'element') return [];
+  const children = node.children.flatMap((child) => inline(child, input));
+  if (!BANNER_TAGS.has(node.tagName)) return children;
+  if (node.tagName === 'a') {
+    const href = typeof node.properties.href === 'string' ? node.properties.href : '';
+    return [h('a', { href: navHref(input, href) }, children)];
+  }
+  return [h(node.tagName, children)];
+}
+
+/** `contextual.options` "copy" and "view": the page's Markdown copy, to copy or to open. */
+export function pageActions(input: LayoutInput): Element[] {
+  const options = input.site.config.contextual;
+  if (options.length === 0) return [];
+  const page = pageOf(input);
+  const markdown = relativeUrl(page.output, markdownPath(page.output));
+  return [
+    h(
+      'div',
+      { className: ['ds-page-actions'] },
+      options.map((option) =>
+        option === 'copy'
+          ? h('button', { type: 'button', className: ['ds-copy-page'], dataSrc: markdown }, 'Copy page')
+          : h('a', { className: ['ds-view-markdown'], href: markdown }, 'View as Markdown'),
+      ),
+    ),
+  ];
+}
