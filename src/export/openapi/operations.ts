@@ -97,6 +97,7 @@ function normalizeOperation(
     ...(description !== undefined ? { description } : {}),
     ...(operationId !== undefined ? { operationId } : {}),
     deprecated: op.deprecated === true,
+    hidden: op['x-hidden'] === true,
     tags: Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === 'string') : [],
     parameters: mergeParameters(item.parameters, op.parameters),
     ...(requestBody ? { requestBody } : {}),

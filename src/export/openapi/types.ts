@@ -110,6 +110,8 @@ export interface ApiOperation {
   description?: string;
   operationId?: string;
   deprecated: boolean;
+  /** `x-hidden: true`: the operation gets no generated page. */
+  hidden: boolean;
   tags: string[];
   /** Path-level and operation-level parameters merged (the operation's win), in document order. */
   parameters: ApiParameter[];

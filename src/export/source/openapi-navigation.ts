@@ -7,7 +7,8 @@ import { DIVIDERS, hasContents, isObject, type Json, openapiOf } from './navigat
  * product, version, language, menu item or group) that lists no pages of its own: the level is
  * given a page for every operation of the document, as the format generates them, in groups
  * named after the operations' first tag (in the order of the document's `tags`, then the order
- * tags first appear), operations in document order; untagged operations follow the groups.
+ * tags first appear), operations in document order; untagged operations follow in a group named
+ * "API Reference", as the platform names it. Operations marked `x-hidden` get no page.
  * The expanded entries are ordinary "METHOD /path" references, so pages, stubs and titles are
  * made as for entries written by hand.
  */
@@ -77,6 +78,7 @@ async function generated(source: string, location: string, context: OpenapiNavig
   for (const tag of declaredTags(spec)) byTag.set(tag, []);
   const untagged: string[] = [];
   for (const operation of operations) {
+    if (operation.hidden) continue;
     const reference = `${operation.method} ${operation.path}`;
     const tag = operation.tags[0];
     if (tag === undefined) untagged.push(reference);
@@ -85,7 +87,9 @@ async function generated(source: string, location: string, context: OpenapiNavig
   const groups = [...byTag]
     .filter(([, pages]) => pages.length > 0)
     .map(([tag, pages]) => ({ group: tag, openapi: source, pages }));
-  return { pages: [...groups, ...untagged] };
+  // Operations without a tag go in a group of their own, named as the platform names it.
+  if (untagged.length > 0) groups.push({ group: 'API Reference', openapi: source, pages: untagged });
+  return { pages: groups };
 }
 
 function declaredTags(spec: OpenApiSpec): string[] {

@@ -17,6 +17,9 @@ const spec = {
       get: { tags: ['Stores', 'Pets'], summary: 'Get a store', responses: { 200: { description: 'ok' } } },
     },
     '/health': { get: { summary: 'Health', responses: { 200: { description: 'ok' } } } },
+    '/internal': {
+      get: { summary: 'Internal', 'x-hidden': true, responses: { 200: { description: 'ok' } } },
+    },
   },
 };
 
@@ -79,12 +82,14 @@ describe('openapi on a navigation level', () => {
       );
       const all = site.sections.flatMap((section) => labels(section.items, site.pages));
       const shown = JSON.stringify(all);
-      // Tags in the document's order (Stores before Pets), an operation under its first tag, untagged ones last.
+      // Tags in the document's order (Stores before Pets), an operation under its first tag, untagged ones last, in a group of their own.
       if ('openapi' in navigation && navigation.pages) expect(shown).toContain('"Home"');
       else
         expect(shown).toMatch(
-          /\{"Stores":\["Get a store"\]\},\{"Pets":\["List pets","Create a pet"\]\},"Health"/,
+          /\{"Stores":\["Get a store"\]\},\{"Pets":\["List pets","Create a pet"\]\},\{"API Reference":\["Health"\]\}/,
         );
+      // x-hidden operations get no page.
+      expect(shown).not.toContain('Internal');
       expect(site.warnings).toEqual([]);
     }
   });
