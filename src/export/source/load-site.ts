@@ -50,6 +50,8 @@ export interface PageSpec {
   noindex: boolean;
   /** False for pages left out by the `paths` option: they keep their place but are not rendered. */
   rendered: boolean;
+  /** `directory`: the page is a group's root page, with the group's other entries listed below it. */
+  directory?: { style: 'card' | 'accordion'; items: SiteNavItem[] };
   /** Section (header tab) the page belongs to; pages outside the navigation use their nearest one. */
   section: number;
   breadcrumb: string[];
@@ -397,8 +399,12 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       if (item.kind === 'link') return [item];
       // A hidden group is not shown; its pages are built, unlisted.
       if (item.hidden) return [];
-      const { hidden: _, ...group } = item;
-      return [{ ...group, items: convert(item.items) }];
+      const { hidden: _, directory, ...group } = item;
+      const converted: SiteNavItem = { ...group, items: convert(item.items) };
+      const [root, ...children] = converted.items;
+      const rootPage = directory && root?.kind === 'page' ? pages[root.page] : undefined;
+      if (rootPage) rootPage.directory = { style: directory as 'card' | 'accordion', items: children };
+      return [converted];
     });
   const sections = navigation.sections.map((section: NavSection, index): SiteSection => {
     const first = pages.findIndex((p) => p.section === index && p.listed);

@@ -12,7 +12,16 @@ import { LANGUAGE_CODES, languageName } from './languages.ts';
 export type NavItem =
   | { kind: 'page'; ref: number } // index into the list of page references
   | { kind: 'link'; label: string; href: string; icon?: string }
-  | { kind: 'group'; label: string; icon?: string; expanded: boolean; hidden?: boolean; items: NavItem[] };
+  | {
+      kind: 'group';
+      label: string;
+      icon?: string;
+      expanded: boolean;
+      hidden?: boolean;
+      /** `directory` (inherited) on a group with a root page: its children listed on that page. */
+      directory?: 'card' | 'accordion';
+      items: NavItem[];
+    };
 
 /** One choice on the way to a section: a language, version, product or dropdown entry, or a tab. */
 export interface ScopeChoice {
@@ -148,6 +157,8 @@ export function flattenNavigation(
     /** Levels of the navigation around this one: 1 in a top-level section. */
     depth: number;
     hidden: boolean;
+    /** `directory`, inherited down the navigation until a level sets its own. */
+    directory?: string;
   }
 
   /** The scope of a group or divider inside `scope`, once its depth is checked. */
@@ -165,6 +176,7 @@ export function flattenNavigation(
       breadcrumb: [...scope.breadcrumb, label],
       openapi: openapiOf(node) ?? scope.openapi,
       hidden: scope.hidden || node.hidden === true,
+      directory: typeof node.directory === 'string' ? node.directory : scope.directory,
     };
   };
 
@@ -233,12 +245,17 @@ export function flattenNavigation(
       });
       items.unshift({ kind: 'page', ref: references.length - 1 });
     }
+    const directory =
+      typeof node.root === 'string' && (inner.directory === 'card' || inner.directory === 'accordion')
+        ? inner.directory
+        : undefined;
     return {
       kind: 'group',
       label,
       icon: iconOf(node),
       expanded: node.expanded === true,
       hidden: inner.hidden,
+      ...(directory ? { directory } : {}),
       items,
     };
   };
@@ -356,11 +373,18 @@ export function flattenNavigation(
           // A hidden tab is left out of the header only: its own sidebar still lists its pages.
           breadcrumb: choice.kind === 'tab' ? [...scope.breadcrumb, label] : scope.breadcrumb,
           openapi: openapiOf(entry) ?? scope.openapi,
+          directory: typeof entry.directory === 'string' ? entry.directory : scope.directory,
         });
       });
     }
   };
-  level(navigation, 'navigation', [], { breadcrumb: [], openapi: rootOpenapi, depth: 1, hidden: false });
+  level(navigation, 'navigation', [], {
+    breadcrumb: [],
+    openapi: rootOpenapi,
+    depth: 1,
+    hidden: false,
+    ...(typeof navigation.directory === 'string' ? { directory: navigation.directory } : {}),
+  });
   if (isObject(navigation.global)) {
     for (const [key, nameKey] of DIVIDERS) {
       const list = navigation.global[key];

@@ -22,7 +22,7 @@ import {
   pageOf,
   prerenderPolicy,
 } from './layout-input.ts';
-import { banner, pageActions } from './page-chrome.ts';
+import { banner, directoryListing, pageActions } from './page-chrome.ts';
 import { prerender } from './prerender.ts';
 import { headerTabs, pageLanguage, searchScope } from './scopes.ts';
 import { sidebar } from './sidebar.ts';
@@ -115,6 +115,7 @@ export function renderLayout(input: LayoutInput): Element {
             ...(page.description ? [h('p', { className: ['ds-description'] }, page.description)] : []),
           ]),
           h('div', { className: ['ds-content'] }, input.content),
+          ...directoryListing(input),
         ]),
         pagination(input),
         prerendered(input, 'footer', () => footer(input)),

@@ -4,6 +4,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { toHast } from 'mdast-util-to-hast';
 import { markdownPath } from '../output/site-files.ts';
 import { relativeUrl } from '../pages/links.ts';
+import type { SiteNavItem } from '../source/load-site.ts';
 import { type LayoutInput, navHref, pageOf } from './layout-input.ts';
 
 /**
@@ -71,4 +72,73 @@ export function pageActions(input: LayoutInput): Element[] {
       ),
     ),
   ];
+}
+
+/** `directory`: a group's root page lists the group's other entries, as cards or as an accordion list. */
+export function directoryListing(input: LayoutInput): Element[] {
+  const page = pageOf(input);
+  if (!page.directory) return [];
+  const { site } = input;
+  const link = (index: number): Element | undefined => {
+    const target = site.pages[index];
+    if (!target?.listed || !target.rendered) return undefined;
+    return h(
+      'a',
+      { href: target.externalUrl ?? relativeUrl(page.output, target.output) },
+      target.sidebarTitle ?? target.title,
+    );
+  };
+  const firstPage = (items: SiteNavItem[]): number | undefined => {
+    for (const item of items) {
+      if (item.kind === 'page') return item.page;
+      if (item.kind === 'group') {
+        const inner = firstPage(item.items);
+        if (inner !== undefined) return inner;
+      }
+    }
+    return undefined;
+  };
+  const entries = page.directory.items;
+  if (page.directory.style === 'card') {
+    const cards = entries.flatMap((item): Element[] => {
+      const index =
+        item.kind === 'page' ? item.page : item.kind === 'group' ? firstPage(item.items) : undefined;
+      const target = index === undefined ? undefined : site.pages[index];
+      if (!target?.listed || !target.rendered) return [];
+      const title = item.kind === 'group' ? item.label : (target.sidebarTitle ?? target.title);
+      const description = item.kind === 'page' ? target.description : undefined;
+      return [
+        h('a', { className: ['ds-card', 'ds-card-linked'], href: relativeUrl(page.output, target.output) }, [
+          h('span', { className: ['ds-card-text'] }, [
+            h('span', { className: ['ds-card-title'] }, title),
+            ...(description ? [h('span', { className: ['ds-card-content'] }, description)] : []),
+          ]),
+        ]),
+      ];
+    });
+    return cards.length > 0
+      ? [h('nav', { className: ['ds-directory', 'ds-columns'], ariaLabel: 'In this section' }, cards)]
+      : [];
+  }
+  const list = (items: SiteNavItem[]): Element[] =>
+    items.flatMap((item): Element[] => {
+      if (item.kind === 'page') {
+        const a = link(item.page);
+        return a ? [h('li', [a])] : [];
+      }
+      if (item.kind === 'group')
+        return [
+          h('li', [
+            h('details', { className: ['ds-accordion'] }, [
+              h('summary', { className: ['ds-accordion-summary'] }, item.label),
+              h('ul', list(item.items)),
+            ]),
+          ]),
+        ];
+      return [];
+    });
+  const items = list(entries);
+  return items.length > 0
+    ? [h('nav', { className: ['ds-directory'], ariaLabel: 'In this section' }, [h('ul', items)])]
+    : [];
 }

@@ -79,4 +79,46 @@ describe('navigation', () => {
     expect(sidebar).toMatch(/<details open><summary>Open<\/summary>/);
     expect(sidebar).toMatch(/<details><summary>Closed<\/summary>/);
   });
+
+  it('directory: a group root page lists its children, as cards or an accordion, inherited down the navigation', async () => {
+    const site = await exportFixture({
+      'docs.json': {
+        name: 'Directory',
+        navigation: {
+          directory: 'card',
+          groups: [
+            {
+              group: 'Guides',
+              root: 'guides/index',
+              pages: [
+                'guides/a',
+                {
+                  group: 'Advanced',
+                  root: 'guides/adv/index',
+                  directory: 'accordion',
+                  pages: ['guides/adv/b'],
+                },
+              ],
+            },
+          ],
+        },
+      },
+      'guides/index.mdx': page('Guides'),
+      'guides/a.mdx': '---\ntitle: A\ndescription: All about A\n---\n\nA.',
+      'guides/adv/index.mdx': page('Advanced'),
+      'guides/adv/b.mdx': page('B'),
+    });
+    const cards =
+      /<nav class="ds-directory ds-columns"[\s\S]*?<\/nav>/.exec(site.file('guides.html'))?.[0] ?? '';
+    expect(cards).toContain(
+      '<a class="ds-card ds-card-linked" href="guides/a.html"><span class="ds-card-text"><span class="ds-card-title">A</span><span class="ds-card-content">All about A</span>',
+    );
+    expect(cards).toContain(
+      'href="guides/adv.html"><span class="ds-card-text"><span class="ds-card-title">Advanced</span>',
+    );
+    const accordion =
+      /<nav class="ds-directory"[\s\S]*?<\/nav>/.exec(site.file('guides/adv.html'))?.[0] ?? '';
+    expect(accordion).toContain('<li><a href="adv/b.html">B</a></li>');
+    expect(site.file('guides/a.html')).not.toContain('ds-directory');
+  });
 });
