@@ -253,6 +253,9 @@ function fontsOf(fonts: DocsJson['fonts']): SiteConfig['fonts'] {
   } as SiteConfig['fonts'];
 }
 
+/** Integrations the export includes (theme/analytics.ts); customScripts has a note of its own. */
+const SUPPORTED_INTEGRATIONS = new Set(['plausible', 'ga4', 'customScripts']);
+
 /** Contextual options that need the platform's cloud (an assistant, an AI tool, an MCP server). */
 const CLOUD_OPTIONS = (options: unknown[]) =>
   options
@@ -308,6 +311,12 @@ function notesOf(c: DocsJson, file: string): SourceProblem[] {
       "integrations.customScripts: the site's own scripts are not loaded (exported pages run only docsnap's scripts); it is accepted and ignored",
     ],
   ];
+  const analytics = Object.keys(c.integrations ?? {}).filter((name) => !SUPPORTED_INTEGRATIONS.has(name));
+  if (analytics.length > 0)
+    notes.push([
+      true,
+      `integrations.${analytics.join(', integrations.')}: not supported yet; the export includes no script for ${analytics.length === 1 ? 'it' : 'them'} (plausible and ga4 are)`,
+    ]);
   return notes.flatMap(([applies, message]) => (applies ? [{ file, message }] : []));
 }
 

@@ -121,4 +121,81 @@ describe('navigation', () => {
     expect(accordion).toContain('<li><a href="adv/b.html">B</a></li>');
     expect(site.file('guides/a.html')).not.toContain('ds-directory');
   });
+
+  it('tabs, anchors, dropdowns, products, versions, menus, global and href entries', async () => {
+    const site = await exportFixture({
+      'docs.json': {
+        name: 'Kinds',
+        navigation: {
+          products: [
+            {
+              product: 'Cloud',
+              versions: [
+                {
+                  version: 'v2',
+                  tabs: [
+                    {
+                      tab: 'Guides',
+                      groups: [
+                        {
+                          group: 'Start',
+                          pages: [
+                            'cloud/index',
+                            {
+                              group: 'Links',
+                              pages: [{ href: 'https://status.example.com', label: 'Status' }],
+                            },
+                          ],
+                        },
+                      ],
+                    },
+                    {
+                      tab: 'API',
+                      menu: [
+                        { item: 'REST', pages: ['cloud/rest'] },
+                        { item: 'GraphQL', pages: ['cloud/graphql'] },
+                      ],
+                    },
+                  ],
+                },
+                { version: 'v1', anchors: [{ anchor: 'Docs', pages: ['cloud/v1/index'] }] },
+              ],
+            },
+            {
+              product: 'Edge',
+              dropdowns: [
+                { dropdown: 'Runtime', pages: ['edge/index'] },
+                { dropdown: 'CLI', pages: ['edge/cli'] },
+              ],
+            },
+          ],
+          global: { anchors: [{ anchor: 'Blog', href: 'https://blog.example.com' }] },
+        },
+      },
+      'cloud/index.mdx': page('Cloud home'),
+      'cloud/rest.mdx': page('REST'),
+      'cloud/graphql.mdx': page('GraphQL'),
+      'cloud/v1/index.mdx': page('Cloud v1'),
+      'edge/index.mdx': page('Edge runtime'),
+      'edge/cli.mdx': page('Edge CLI'),
+    });
+    expect(site.result.pageCount).toBe(6);
+    const switchersOf = (html: string) =>
+      [...html.matchAll(/<details class="ds-switcher ds-switcher-(\w+)"><summary[^>]*>([^<]*)</g)].map(
+        (m) => `${m[1]}:${m[2]}`,
+      );
+    const home = site.file('cloud.html');
+    expect(switchersOf(home)).toEqual(['product:Cloud', 'version:v2']);
+    expect(headerTabsOf(home)).toContain('Guides');
+    expect(headerTabsOf(home)).toContain('API');
+    expect(home).toContain('>Blog</a>');
+    expect(home).toContain('href="https://status.example.com"');
+    expect(switchersOf(site.file('cloud/graphql.html'))).toEqual([
+      'product:Cloud',
+      'version:v2',
+      'dropdown:GraphQL',
+    ]);
+    expect(switchersOf(site.file('edge/cli.html'))).toEqual(['product:Edge', 'dropdown:CLI']);
+    expect(site.warnings).toEqual([]);
+  });
 });

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { page } from '../fixtures.ts';
+import { exportFixture } from './harness.ts';
+
+const nav = { groups: [{ group: 'Start', pages: ['index', 'guide'] }] };
+const pages = { 'index.mdx': page('Home'), 'guide.mdx': page('Guide', 'A guide.') };
+
+describe('settings', () => {
+  it('name and description: page titles and the site description', async () => {
+    const out = await exportFixture({
+      'docs.json': { name: 'Acme Docs', description: 'Docs of Acme', navigation: nav },
+      ...pages,
+    });
+    expect(out.file('guide.html')).toContain('<title>Guide - Acme Docs</title>');
+    expect(out.file('llms.txt')).toContain('Docs of Acme');
+  });
+
+  it('theme: every theme the format lists', async () => {
+    for (const theme of ['mint', 'maple', 'palm', 'willow', 'linden', 'almond', 'aspen', 'sequoia', 'luma']) {
+      const out = await exportFixture({ 'docs.json': { name: 'T', theme, navigation: nav }, ...pages });
+      expect(out.result.pageCount, theme).toBe(2);
+    }
+  });
+
+  it('colors: primary, light and dark', async () => {
+    const out = await exportFixture({
+      'docs.json': {
+        name: 'C',
+        colors: { primary: '#0a7d5a', light: '#34d399', dark: '#065f46' },
+        navigation: nav,
+      },
+      ...pages,
+    });
+    const css = out.file('_docsnap/site.css');
+    expect(css).toContain('--ds-primary:#0a7d5a;--ds-primary-light:#34d399;--ds-primary-dark:#065f46');
+    expect(css).toContain('html[data-theme="dark"]{--ds-primary:#34d399');
+  });
+
+  it('appearance: default and strict', async () => {
+    const out = await exportFixture({
+      'docs.json': { name: 'A', appearance: { default: 'dark', strict: true }, navigation: nav },
+      ...pages,
+    });
+    const html = out.file('index.html');
+    expect(html).toContain('data-theme="dark"');
+    expect(html).toContain('s="dark",t=null;try{if(!true)');
+  });
+
+  it('redirects: a page at the old path leads to the new one', async () => {
+    const out = await exportFixture({
+      'docs.json': {
+        name: 'R',
+        redirects: [{ source: '/old-guide', destination: '/guide' }],
+        navigation: nav,
+      },
+      ...pages,
+    });
+    expect(out.file('old-guide.html')).toContain('url=guide.html');
+  });
+
+  it('$ref: parts of docs.json in other files', async () => {
+    const out = await exportFixture({
+      'docs.json': { name: 'Ref', navigation: { $ref: './config/navigation.json' } },
+      'config/navigation.json': nav,
+      ...pages,
+    });
+    expect(out.result.pageCount).toBe(2);
+  });
+
+  it('integrations: analytics the export includes, the others noted', async () => {
+    const out = await exportFixture({
+      'docs.json': {
+        name: 'I',
+        integrations: {
+          ga4: { measurementId: 'G-ABC123' },
+          amplitude: { apiKey: 'k' },
+          hotjar: { hjid: '1', hjsv: '6' },
+        },
+        navigation: nav,
+      },
+      ...pages,
+    });
+    expect(out.file('index.html')).toContain('googletagmanager.com/gtag/js?id=G-ABC123');
+    expect(out.warnings).toEqual([
+      expect.stringMatching(/^docs\.json: integrations\.amplitude, integrations\.hotjar: not supported yet/),
+    ]);
+  });
+
+  it('an unknown key never fails an export; a documented key of the wrong type is named', async () => {
+    const out = await exportFixture({
+      'docs.json': { name: 'U', navigation: nav, brandNewKey: { x: 1 } },
+      ...pages,
+    });
+    expect(out.result.pageCount).toBe(2);
+    await expect(
+      exportFixture({
+        'docs.json': { name: 'U', navigation: nav, banner: { content: 3 }, fonts: { format: 'ttf' } },
+        ...pages,
+      }),
+    ).rejects.toThrow(/banner\.content[\s\S]*fonts/);
+  });
+});
