@@ -41,6 +41,10 @@ export function exportCommand(): Command {
       '--no-analytics',
       'leave out web analytics configured in docs.json (never included in air-gapped exports)',
     )
+    .option(
+      '--site-scripts',
+      "include the repository's own .js files on every page (they run on the site's origin; off by default)",
+    )
     .option('--workers <n>', 'render threads (default: every core)', positiveInteger)
     .option('--report <file>', 'write the export report (every warning with file, line and kind) as JSON')
     .action(async (dir: string, flags) => {
@@ -65,7 +69,11 @@ export function exportCommand(): Command {
           version: flags.exportVersion,
           paths: flags.paths,
           openapiOverrides: flags.openapiOverride,
-          features: { search: flags.search, analytics: flags.analytics },
+          features: {
+            search: flags.search,
+            analytics: flags.analytics,
+            siteScripts: flags.siteScripts === true,
+          },
         },
         onProgress: (p) => view.update(p.progress, `${p.phase} ${p.renderedPages}/${p.pageCount} pages`),
       }).finally(() => view.done());

@@ -41,7 +41,14 @@ export const Site = z
     deployment: DeploymentKind.default('cloud'),
     siteUrl: z.url().optional().describe('Public URL, for sitemap.xml and canonical links.'),
     features: z
-      .object({ search: z.boolean().optional(), analytics: z.boolean().optional() })
+      .object({
+        search: z.boolean().optional(),
+        analytics: z.boolean().optional(),
+        siteScripts: z
+          .boolean()
+          .optional()
+          .describe("Include the repository's own .js files on every page (off by default)."),
+      })
       .strict()
       .default({}),
     openapiOverrides: z.record(z.string(), z.string()).optional(),

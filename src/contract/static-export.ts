@@ -151,6 +151,12 @@ export const EmbeddedExporter = z
       .regex(/^https?:\/\/[^\s/?#@]+[^\s?#]*$/, 'must be an http(s) URL')
       .optional()
       .describe('Public URL of the served bundle, for sitemap.xml and canonical links.'),
+    siteScripts: z
+      .boolean()
+      .optional()
+      .describe(
+        "Include the repository's own .js files on every page. Off by default; a script that names another origin is left out (the bundle is air-gapped).",
+      ),
   })
   .describe('Run the export pipeline inside the operator, for clusters with no way out.');
 export type EmbeddedExporter = z.infer<typeof EmbeddedExporter>;

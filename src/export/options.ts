@@ -28,6 +28,12 @@ export interface ExportOptions {
 export interface FeatureFlags {
   search: boolean;
   analytics: boolean;
+  /**
+   * The repository's own `.js` files on every page, as the platform loads them. Off unless asked
+   * for (`--site-scripts`, a site's `features.siteScripts`, a StaticExport's
+   * `exporter.embedded.siteScripts`): they run on the site's origin.
+   */
+  siteScripts: boolean;
 }
 
 /** Options as a caller gives them: anything left out takes the default of resolveOptions. */
@@ -44,6 +50,7 @@ export function resolveOptions(partial: ExportOptionsInput = {}): ExportOptions 
     features: {
       search: partial.features?.search ?? true,
       analytics: deployment !== 'air-gapped' && (partial.features?.analytics ?? true),
+      siteScripts: partial.features?.siteScripts ?? false,
     },
     budgets: resolveBudgets(partial.budgets),
   };

@@ -25,6 +25,7 @@ import {
   writeArchive,
 } from './archive/archive.ts';
 import { copyAssets } from './assets/copy-assets.ts';
+import { publishScripts } from './assets/scripts.ts';
 import { publishStylesheets } from './assets/stylesheets.ts';
 import { ExportError, type SourceProblem } from './errors.ts';
 import { type ExportOptions, type ExportOptionsInput, resolveOptions } from './options.ts';
@@ -120,6 +121,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   const warnings = [...site.warnings];
   // Before pages render: a stylesheet the policy refuses must not be linked from them.
   const stylesheets = publishStylesheets(site, options.deployment === 'air-gapped', warnings);
+  const scripts = publishScripts(site, options, warnings);
   // One search index per language (a reader searches the language they read), one for the rest.
   const search = options.features.search ? new Map<string, SearchIndexBuilder>() : undefined;
   try {
@@ -164,6 +166,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     const configWarning = (message: string) => warnings.push({ file: site.config.configFile, message });
     for (const file of siteAssets(site, options, configWarning)) write(file.path, file.contents);
     for (const [path, css] of stylesheets) write(path, css);
+    for (const [path, js] of scripts) write(path, js);
     listedPagesPerSection(site).forEach((size, index) => {
       if (size > FULL_NAV_LIMIT) {
         const script = navigationScript(site, index);

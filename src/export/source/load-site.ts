@@ -94,6 +94,8 @@ export interface SiteModel {
   assets: string[];
   /** Custom stylesheets of the repository, included in every page. */
   stylesheets: string[];
+  /** The repository's own scripts (`.js`), included in every page only when the export asks for them. */
+  scripts: string[];
   warnings: SourceProblem[];
 }
 
@@ -433,6 +435,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     pages,
     assets: files.filter((f) => STATIC_EXTENSIONS.has(f.split('.').pop()?.toLowerCase() ?? '')),
     stylesheets: files.filter((f) => f.endsWith('.css')),
+    scripts: files.filter((f) => f.endsWith('.js')),
     warnings,
   };
   screenSite(site);

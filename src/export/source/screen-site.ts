@@ -76,6 +76,7 @@ export function screenSite(site: SiteModel): void {
   };
   site.assets = site.assets.filter(outsideGenerated);
   site.stylesheets = site.stylesheets.filter(outsideGenerated);
+  site.scripts = site.scripts.filter(outsideGenerated);
   screenAnalytics(config.integrations, file, problems);
 }
 

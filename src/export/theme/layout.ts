@@ -89,6 +89,7 @@ export function renderLayout(input: LayoutInput): Element {
     h('script', shared.bootstrap),
     ...[scriptText(input)].filter(isElement),
     h('script', { src: `${root}${SITE_JS}`, defer: true }),
+    ...site.scripts.map((js) => h('script', { src: relativeUrl(page.output, js), defer: true })),
     ...shared.analytics.tags,
   ];
 

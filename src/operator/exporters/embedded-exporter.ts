@@ -74,7 +74,7 @@ export class EmbeddedExporter implements Exporter {
         : { path: source.path ?? `configmap:${source.configMap?.name}` },
       deployment: 'air-gapped',
       siteUrl: spec.siteUrl,
-      features: {},
+      features: spec.siteScripts ? { siteScripts: true } : {},
     };
     this.jobs = new ExportJobs(
       store,

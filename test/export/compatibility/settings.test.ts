@@ -100,3 +100,41 @@ describe('settings', () => {
     ).rejects.toThrow(/banner\.content[\s\S]*fonts/);
   });
 });
+
+describe('the repository’s own scripts', () => {
+  const files = {
+    'docs.json': { name: 'S', navigation: nav },
+    ...pages,
+    'scripts/widget.js': 'document.documentElement.dataset.widget = "on";',
+    'scripts/tracker.js': 'fetch("https://tracker.example.com/hit");',
+  };
+
+  it('.js files: off unless asked for; when asked, on every page (air-gapped: none that names another origin)', async () => {
+    const off = await exportFixture(files);
+    expect(off.file('guide.html')).not.toContain('widget.js');
+    expect(off.result.manifest.files['scripts/widget.js']).toBeUndefined();
+    expect(off.warnings).toEqual([
+      expect.stringMatching(
+        /^scripts\/tracker\.js: 2 \.js files of the repository not included: .*--site-scripts/,
+      ),
+    ]);
+
+    const on = await exportFixture(files, { features: { siteScripts: true } });
+    expect(on.file('guide.html')).toContain(
+      '<script src="scripts/tracker.js" defer></script><script src="scripts/widget.js" defer></script>',
+    );
+    expect(on.file('scripts/widget.js')).toContain('dataset.widget');
+
+    const airGapped = await exportFixture(files, {
+      features: { siteScripts: true },
+      deployment: 'air-gapped',
+    });
+    expect(airGapped.file('guide.html')).toContain('<script src="scripts/widget.js" defer></script>');
+    expect(airGapped.file('guide.html')).not.toContain('tracker.js');
+    expect(airGapped.warnings).toEqual([
+      expect.stringMatching(
+        /^scripts\/tracker\.js: names another origin \(https:\/\/tracker\.example\.com\)/,
+      ),
+    ]);
+  });
+});
