@@ -73,7 +73,7 @@ export function redirectFiles(site: SiteModel, warnings: SourceProblem[]): SiteF
     taken.add(output);
   }
   if (!taken.has('index.html')) {
-    const first = site.pages[site.sections[0]?.firstPage ?? 0] ?? site.pages.find((p) => p.rendered);
+    const first = site.pages[site.sections[defaultSection(site)]?.firstPage ?? 0] ?? site.pages.find((p) => p.rendered);
     if (first)
       files.push({
         path: 'index.html',
@@ -159,4 +159,24 @@ function plainText(markdown: string): string {
     .replace(/<[^>]*>/g, '')
     .replace(/[*_`~]+/g, '')
     .trim();
+}
+
+/**
+ * The section a reader lands on at the site's root: the one reached by the default language,
+ * version, product or dropdown at every level (`default: true`, else the first), as the platform
+ * opens a site.
+ */
+export function defaultSection(site: SiteModel): number {
+  let candidates = site.sections.map((_, index) => index);
+  for (let depth = 0; candidates.length > 1; depth++) {
+    const choices = candidates.map((index) => site.sections[index]?.path[depth]);
+    // A section reached by nothing more at this level (top-level groups) comes first, as it is written first.
+    if (choices[0] === undefined) break;
+    const chosen = choices.find((choice) => choice?.default) ?? choices.find((choice) => choice !== undefined);
+    candidates = candidates.filter((_, i) => {
+      const choice = choices[i];
+      return choice === undefined ? false : choice.kind === chosen?.kind && choice.label === chosen.label;
+    });
+  }
+  return candidates[0] ?? 0;
 }

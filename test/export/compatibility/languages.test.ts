@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { page } from '../fixtures.ts';
 import { exportFixture } from './harness.ts';
 import { languageSite } from './sites.ts';
 
@@ -65,5 +66,33 @@ describe('languages', () => {
     await expect(exportFixture(files)).rejects.toThrow(
       /navigation\.languages\[1\]\.language: "klingon" is not a language code of the format/,
     );
+  });
+});
+
+describe('default', () => {
+  it('default: the language and version a reader lands on at the site root', async () => {
+    const files = {
+      'docs.json': {
+        name: 'Defaults',
+        navigation: {
+          versions: [
+            { version: 'v1', pages: ['v1/index'] },
+            {
+              version: 'v2',
+              default: true,
+              languages: [
+                { language: 'fr', pages: ['fr/v2/index'] },
+                { language: 'es', default: true, pages: ['es/v2/index'] },
+              ],
+            },
+          ],
+        },
+      },
+      'v1/index.mdx': page('v1'),
+      'fr/v2/index.mdx': page('fr v2'),
+      'es/v2/index.mdx': page('es v2'),
+    };
+    const site = await exportFixture(files);
+    expect(site.file('index.html')).toContain('url=es/v2.html');
   });
 });
