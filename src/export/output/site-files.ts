@@ -73,7 +73,8 @@ export function redirectFiles(site: SiteModel, warnings: SourceProblem[]): SiteF
     taken.add(output);
   }
   if (!taken.has('index.html')) {
-    const first = site.pages[site.sections[defaultSection(site)]?.firstPage ?? 0] ?? site.pages.find((p) => p.rendered);
+    const first =
+      site.pages[site.sections[defaultSection(site)]?.firstPage ?? 0] ?? site.pages.find((p) => p.rendered);
     if (first)
       files.push({
         path: 'index.html',
@@ -172,7 +173,8 @@ export function defaultSection(site: SiteModel): number {
     const choices = candidates.map((index) => site.sections[index]?.path[depth]);
     // A section reached by nothing more at this level (top-level groups) comes first, as it is written first.
     if (choices[0] === undefined) break;
-    const chosen = choices.find((choice) => choice?.default) ?? choices.find((choice) => choice !== undefined);
+    const chosen =
+      choices.find((choice) => choice?.default) ?? choices.find((choice) => choice !== undefined);
     candidates = candidates.filter((_, i) => {
       const choice = choices[i];
       return choice === undefined ? false : choice.kind === chosen?.kind && choice.label === chosen.label;

@@ -64,6 +64,7 @@ export function appearanceCss(
   if (images[1] && images[1] !== images[0])
     rules.push(`html[data-theme="dark"] body{background-image:${layers(images[1]).join(',')}}`);
 
+  const faces = new Set<string>();
   for (const [role, selector] of [
     ['body', 'body'],
     ['heading', 'h1,h2,h3,h4,h5,h6,.ds-title'],
@@ -73,10 +74,13 @@ export function appearanceCss(
     if (font.source) {
       const src = url(font.source, `fonts.${role}.source`);
       if (!src) continue;
-      rules.push(
-        `@font-face{font-family:${cssString(font.family)};src:url(${src})${font.format ? ` format(${cssString(font.format)})` : ''};font-display:swap${font.weight ? `;font-weight:${font.weight}` : ''}}`,
-      );
+      const face = `@font-face{font-family:${cssString(font.family)};src:url(${src})${font.format ? ` format(${cssString(font.format)})` : ''};font-display:swap${font.weight ? `;font-weight:${font.weight}` : ''}}`;
+      // One face for a font the body and the headings share.
+      if (!faces.has(face)) rules.push(face);
+      faces.add(face);
     } else if (options.deployment === 'air-gapped') {
+      if (faces.has(font.family)) continue;
+      faces.add(font.family);
       warn(
         `fonts: ${font.family} is a Google Fonts family, which an air-gapped export does not load; the theme's font is used`,
       );
