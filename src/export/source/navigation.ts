@@ -145,6 +145,27 @@ export function flattenNavigation(
   const problem = (location: string, message: string) =>
     problems.push({ file: configFile, message: `${location}: ${message}` });
 
+  /** Each entry of each divider list of a level (tabs, anchors, …) that `include` keeps; malformed ones are named. */
+  const forEachDivider = (
+    node: Json,
+    location: string,
+    include: (key: string) => boolean,
+    visit: (entry: Json, at: string, key: string, label: string, nameKey: string) => void,
+  ): void => {
+    for (const [key, nameKey] of DIVIDERS) {
+      const list = node[key];
+      if (list === undefined || !include(key)) continue;
+      if (!Array.isArray(list)) {
+        problem(`${location}.${key}`, 'expected an array');
+        continue;
+      }
+      list.forEach((entry, i) => {
+        const at = `${location}.${key}[${i}]`;
+        if (isObject(entry)) visit(entry, at, key, labelOf(entry, nameKey), nameKey);
+        else problem(at, `expected a ${nameKey} object`);
+      });
+    }
+  };
   const labelOf = (node: Json, nameKey: string): string => {
     const value = node[nameKey];
     return typeof value === 'string' && value ? value : nameKey;
@@ -272,20 +293,11 @@ export function flattenNavigation(
           else problem(`${location}.groups[${i}]`, 'expected a group object');
         });
     }
-    for (const [key, nameKey] of DIVIDERS) {
-      const list = node[key];
-      if (list === undefined) continue;
-      if (!Array.isArray(list)) {
-        problem(`${location}.${key}`, 'expected an array');
-        continue;
-      }
-      list.forEach((entry, i) => {
-        const at = `${location}.${key}[${i}]`;
-        if (!isObject(entry)) {
-          problem(at, `expected a ${nameKey} object`);
-          return;
-        }
-        const label = labelOf(entry, nameKey);
+    forEachDivider(
+      node,
+      location,
+      () => true,
+      (entry, at, _key, label) => {
         if (typeof entry.href === 'string' && !hasContents(entry)) {
           items.push({ kind: 'link', label, href: entry.href, icon: iconOf(entry) });
           return;
@@ -299,8 +311,8 @@ export function flattenNavigation(
           hidden: inner.hidden,
           items: contents(entry, at, inner),
         });
-      });
-    }
+      },
+    );
     return items;
   };
 
@@ -328,21 +340,11 @@ export function flattenNavigation(
         items: contents(own, location, section),
       });
     }
-    for (const [key, nameKey] of DIVIDERS) {
-      if (inSidebar(key)) continue;
-      const list = node[key];
-      if (list === undefined) continue;
-      if (!Array.isArray(list)) {
-        problem(`${location}.${key}`, 'expected an array');
-        continue;
-      }
-      list.forEach((entry, i) => {
-        const at = `${location}.${key}[${i}]`;
-        if (!isObject(entry)) {
-          problem(at, `expected a ${nameKey} object`);
-          return;
-        }
-        const label = labelOf(entry, nameKey);
+    forEachDivider(
+      node,
+      location,
+      (key) => !inSidebar(key),
+      (entry, at, key, label, nameKey) => {
         if (typeof entry.href === 'string' && !hasContents(entry)) {
           globalLinks.push({ label, href: entry.href, icon: iconOf(entry) });
           return;
@@ -375,8 +377,8 @@ export function flattenNavigation(
           openapi: openapiOf(entry) ?? scope.openapi,
           directory: typeof entry.directory === 'string' ? entry.directory : scope.directory,
         });
-      });
-    }
+      },
+    );
   };
   level(navigation, 'navigation', [], {
     breadcrumb: [],
