@@ -290,7 +290,8 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
       }
       const file = resolveOpenapiFile(source, reference.location);
       const summary = await operationTitle(file, op.method, op.path);
-      const directory = slug(reference.breadcrumb[0] ?? '') || 'api-reference';
+      // Generated from an `openapi` level: the platform's URL (its directory, then the tag); else under the tab.
+      const directory = reference.apiFolder ?? (slug(reference.breadcrumb[0] ?? '') || 'api-reference');
       const base = `${directory}/${slug(summary ?? `${op.method} ${op.path}`) || 'operation'}`;
       // Taken routes get a number; the next number is remembered, so that many entries naming
       // the same operation cost linear time, not quadratic.

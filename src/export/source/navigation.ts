@@ -57,6 +57,8 @@ export interface PageReference {
   openapi?: string;
   /** Under a `hidden` level, or hidden itself: the page is built but not listed. */
   hidden: boolean;
+  /** For an operation generated from an `openapi` level: the folder of its page ("api-reference/pets"). */
+  apiFolder?: string;
 }
 
 export interface Navigation {
@@ -105,6 +107,9 @@ function scopeChoice(key: string, label: string, entry: Json): ScopeChoice {
 }
 
 /** Divider arrays of the format and the key that names each entry. */
+/** The key openapi-navigation.ts marks its generated groups with, naming the folder of their pages. */
+export const API_FOLDER = '$docsnapApiFolder';
+
 export const DIVIDERS: ReadonlyArray<readonly [string, string]> = [
   ['tabs', 'tab'],
   ['anchors', 'anchor'],
@@ -180,6 +185,8 @@ export function flattenNavigation(
     hidden: boolean;
     /** `directory`, inherited down the navigation until a level sets its own. */
     directory?: string;
+    /** Set on the groups expand-openapi generates (openapi-navigation.ts): where their pages go. */
+    apiFolder?: string;
   }
 
   /** The scope of a group or divider inside `scope`, once its depth is checked. */
@@ -198,6 +205,7 @@ export function flattenNavigation(
       openapi: openapiOf(node) ?? scope.openapi,
       hidden: scope.hidden || node.hidden === true,
       directory: typeof node.directory === 'string' ? node.directory : scope.directory,
+      apiFolder: typeof node[API_FOLDER] === 'string' ? node[API_FOLDER] : scope.apiFolder,
     };
   };
 
@@ -221,6 +229,7 @@ export function flattenNavigation(
           breadcrumb: scope.breadcrumb,
           openapi: scope.openapi,
           hidden: scope.hidden,
+          ...(scope.apiFolder ? { apiFolder: scope.apiFolder } : {}),
         });
         items.push({ kind: 'page', ref: references.length - 1 });
       } else if (isObject(entry) && typeof entry.group === 'string') {

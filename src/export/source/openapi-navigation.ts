@@ -1,6 +1,7 @@
+import { slug } from 'github-slugger';
 import type { SourceProblem } from '../errors.ts';
 import { listOperations, type OpenApiSpec } from '../openapi/index.ts';
-import { DIVIDERS, hasContents, isObject, type Json, openapiOf } from './navigation.ts';
+import { API_FOLDER, DIVIDERS, hasContents, isObject, type Json, openapiOf } from './navigation.ts';
 
 /**
  * docs.json's `openapi` on a navigation level (the navigation itself, a tab, anchor, dropdown,
@@ -39,7 +40,7 @@ async function expandLevel(
   if (depth > context.maxDepth) return node;
   const source = openapiOf(node);
   if (source !== undefined && !hasContents(node))
-    return { ...node, ...(await generated(source, location, context)) };
+    return { ...node, ...(await generated(source, apiDirectory(node), location, context)) };
   const expanded: Json = { ...node };
   for (const key of ['groups', 'pages', ...DIVIDERS.map(([list]) => list)]) {
     const list = node[key];
@@ -54,7 +55,12 @@ async function expandLevel(
 }
 
 /** The groups and pages a level's OpenAPI document gives it, or none with a warning saying why. */
-async function generated(source: string, location: string, context: OpenapiNavigationContext): Promise<Json> {
+async function generated(
+  source: string,
+  directory: string,
+  location: string,
+  context: OpenapiNavigationContext,
+): Promise<Json> {
   const warn = (message: string) =>
     context.warnings.push({ file: context.configFile, message: `${location}.openapi: ${message}` });
   const file = context.fileOf(source, `${location}.openapi`);
@@ -86,9 +92,15 @@ async function generated(source: string, location: string, context: OpenapiNavig
   }
   const groups = [...byTag]
     .filter(([, pages]) => pages.length > 0)
-    .map(([tag, pages]) => ({ group: tag, openapi: source, pages }));
+    .map(([tag, pages]) => ({
+      group: tag,
+      openapi: source,
+      [API_FOLDER]: `${directory}/${slug(tag) || 'api'}`,
+      pages,
+    }));
   // Operations without a tag go in a group of their own, named as the platform names it.
-  if (untagged.length > 0) groups.push({ group: 'API Reference', openapi: source, pages: untagged });
+  if (untagged.length > 0)
+    groups.push({ group: 'API Reference', openapi: source, [API_FOLDER]: directory, pages: untagged });
   return { pages: groups };
 }
 
@@ -96,4 +108,16 @@ function declaredTags(spec: OpenApiSpec): string[] {
   const tags = spec.document.tags;
   if (!Array.isArray(tags)) return [];
   return tags.flatMap((tag) => (isObject(tag) && typeof tag.name === 'string' ? [tag.name] : []));
+}
+
+/** `openapi: { source, directory }`: the folder of the generated pages, "api-reference" by default. */
+function apiDirectory(node: Json): string {
+  const value = node.openapi;
+  const directory = isObject(value) && typeof value.directory === 'string' ? value.directory : '';
+  const clean = directory
+    .split('/')
+    .map((part) => slug(part))
+    .filter(Boolean)
+    .join('/');
+  return clean || 'api-reference';
 }

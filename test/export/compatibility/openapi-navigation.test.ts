@@ -40,16 +40,28 @@ describe('openapi on a navigation level', () => {
         navigation: {
           tabs: [
             { tab: 'Guides', groups: [{ group: 'Start', pages: ['index'] }] },
-            { tab: 'API reference', openapi: 'openapi.json' },
+            { tab: 'API reference', openapi: { source: 'openapi.json' } },
           ],
         },
       },
-      'index.mdx': page('Home'),
+      'index.mdx': page('Home', 'See [list pets](/api-reference/pets/list-pets).'),
       'openapi.json': spec,
     });
     expect(site.result.pageCount).toBe(5);
     expect(site.warnings).toEqual([]);
-    const html = site.file('api-reference/get-a-store.html');
+    // Pages at the platform's URLs: the directory ("api-reference"), the tag, the summary.
+    expect(
+      Object.keys(site.result.manifest.files)
+        .filter((f) => f.endsWith('.html') && f.startsWith('api-reference/'))
+        .sort(),
+    ).toEqual([
+      'api-reference/health.html',
+      'api-reference/pets/create-a-pet.html',
+      'api-reference/pets/list-pets.html',
+      'api-reference/stores/get-a-store.html',
+    ]);
+    expect(site.file('index.html')).toContain('href="api-reference/pets/list-pets.html"');
+    const html = site.file('api-reference/stores/get-a-store.html');
     expect(html).toMatch(
       /Stores[\s\S]*Get a store[\s\S]*Pets[\s\S]*List pets[\s\S]*Create a pet[\s\S]*Health/,
     );
