@@ -68,7 +68,7 @@ export function isIndexed(site: Pick<SiteModel, 'config'>, page: PageSpec): bool
 export type SiteNavItem =
   | { kind: 'page'; page: number }
   | { kind: 'link'; label: string; href: string; icon?: string }
-  | { kind: 'group'; label: string; icon?: string; expanded: boolean; items: SiteNavItem[] };
+  | { kind: 'group'; label: string; icon?: string; expanded: boolean; tag?: string; items: SiteNavItem[] };
 
 export interface SiteSection {
   label: string;

@@ -84,7 +84,11 @@ export function sidebar(input: LayoutInput, before: ElementContent[] = []): Elem
     if (item.kind === 'link')
       return [h('li', [h('a', { href: navHref(input, item.href), className: ['ds-nav-link'] }, item.label)])];
     const open = onPath(item) || item.expanded || depth === 0;
-    const heading = [...(item.icon ? [navIcon(input, item.icon)].filter(isElement) : []), item.label];
+    const heading = [
+      ...(item.icon ? [navIcon(input, item.icon)].filter(isElement) : []),
+      item.label,
+      ...(item.tag ? [h('span', { className: ['ds-nav-tag'] }, item.tag)] : []),
+    ];
     if (depth === 0) {
       if (lazy && !onPath(item)) {
         // Kept minimal: on a large site this stub repeats in every page for every group.

@@ -41,7 +41,12 @@ export function switcherMenus(input: LayoutInput): ElementContent[] {
                     ...(language ? { lang: language, hrefLang: language } : {}),
                     ...(option.current ? { ariaCurrent: 'true', className: ['active'] } : {}),
                   },
-                  option.choice.label,
+                  [
+                    option.choice.label,
+                    ...(option.choice.tag
+                      ? [h('span', { className: ['ds-nav-tag'] }, option.choice.tag)]
+                      : []),
+                  ],
                 ),
               ]);
             }),

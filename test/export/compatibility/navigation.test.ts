@@ -198,4 +198,60 @@ describe('navigation', () => {
     expect(switchersOf(site.file('edge/cli.html'))).toEqual(['product:Edge', 'dropdown:CLI']);
     expect(site.warnings).toEqual([]);
   });
+
+  it('tag on groups and versions: a badge', async () => {
+    const site = await exportFixture({
+      'docs.json': {
+        name: 'Tags',
+        navigation: {
+          versions: [
+            { version: 'v2', tag: 'Latest', groups: [{ group: 'Start', tag: 'NEW', pages: ['index'] }] },
+            { version: 'v1', pages: ['v1/index'] },
+          ],
+        },
+      },
+      'index.mdx': page('Home'),
+      'v1/index.mdx': page('Old'),
+    });
+    const html = site.file('index.html');
+    expect(html).toContain('Start<span class="ds-nav-tag">NEW</span>');
+    expect(html).toContain('v2<span class="ds-nav-tag">Latest</span></a>');
+  });
+
+  it('navigation settings not applied yet: asyncapi, thumbnail, boost, anchor color, language banner, navbar and footer, one note each', async () => {
+    const site = await exportFixture({
+      'docs.json': {
+        name: 'Notes',
+        navigation: {
+          languages: [
+            {
+              language: 'en',
+              banner: { content: 'Hi' },
+              navbar: { links: [] },
+              footer: { socials: {} },
+              anchors: [
+                {
+                  anchor: 'Docs',
+                  color: { light: '#000000', dark: '#ffffff' },
+                  groups: [{ group: 'G', boost: 2, thumbnail: {}, pages: ['index'] }],
+                },
+                { anchor: 'Events', asyncapi: 'events.yaml', pages: ['events'] },
+              ],
+            },
+          ],
+        },
+      },
+      'index.mdx': page('Home'),
+      'events.mdx': page('Events'),
+    });
+    expect(site.warnings.map((w) => w.replace(/^docs\.json: navigation (\w+).*$/, '$1')).sort()).toEqual([
+      'asyncapi',
+      'banner',
+      'boost',
+      'color',
+      'footer',
+      'navbar',
+      'thumbnail',
+    ]);
+  });
 });
