@@ -17,7 +17,7 @@ import { readPageSource } from './page-source.ts';
 import { DocsRepository } from './repository.ts';
 import { outputFor, routeOf, toRoute } from './routes.ts';
 import { screenSite } from './screen-site.ts';
-import { parseJsonFile, parseSiteConfig, type SiteConfig } from './site-config.ts';
+import { languageChrome, parseJsonFile, parseSiteConfig, type SiteConfig } from './site-config.ts';
 
 /** An OpenAPI operation a page documents, with the local file that describes it. */
 export interface OperationSource {
@@ -167,6 +167,11 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
     { maxDepth: budgets.navigationDepth },
   );
   warnings.push(...navigation.warnings, ...config.notes);
+  // Each language that sets its own banner, navbar or footer: read once, like the site's.
+  for (const section of navigation.sections)
+    for (const choice of section.path)
+      if (choice.overrides && !choice.chrome)
+        choice.chrome = languageChrome(config, choice.overrides, choice.location);
 
   // Frontmatter is read once per file: pages need it here, and OpenAPI stubs are matched by it.
   const metas = new Map<string, PageMeta>();

@@ -1,6 +1,7 @@
 import type { SourceProblem } from '../errors.ts';
 import { isAllowedUrl, refusedUrlMessage, type UrlUse } from '../url-policy.ts';
 import type { SiteModel, SiteNavItem } from './load-site.ts';
+import type { SiteChrome } from './site-config.ts';
 
 /** The output folder of the files docsnap generates (theme, navigation and search scripts). */
 export const GENERATED_DIR = '_docsnap';
@@ -29,24 +30,37 @@ export function screenSite(site: SiteModel): void {
     return false;
   };
 
-  config.navbarLinks = config.navbarLinks.filter((link, i) =>
-    allowed(link.href, `navbar.links[${i}]`, 'link'),
+  /** The navbar and footer of the site, or of one language (`prefix` "navigation.languages[1]."). */
+  const screenChrome = (chrome: SiteChrome, prefix: string): void => {
+    chrome.navbarLinks = chrome.navbarLinks.filter((link, i) =>
+      allowed(link.href, `${prefix}navbar.links[${i}]`, 'link'),
+    );
+    if (chrome.navbarPrimary && !allowed(chrome.navbarPrimary.href, `${prefix}navbar.primary`, 'link'))
+      chrome.navbarPrimary = undefined;
+    chrome.footerSocials = chrome.footerSocials.filter((social) =>
+      allowed(social.href, `${prefix}footer.socials.${social.name}`, 'link'),
+    );
+    chrome.footerLinks = chrome.footerLinks.map((column, c) => ({
+      ...column,
+      items: column.items.filter((item, i) =>
+        allowed(item.href, `${prefix}footer.links[${c}].items[${i}]`, 'link'),
+      ),
+    }));
+  };
+  screenChrome(config, '');
+  const languages = new Set(
+    site.sections.flatMap((section) => section.path.filter((choice) => choice.chrome)),
   );
-  if (config.navbarPrimary && !allowed(config.navbarPrimary.href, 'navbar.primary', 'link'))
-    config.navbarPrimary = undefined;
-  config.footerSocials = config.footerSocials.filter((social) =>
-    allowed(social.href, `footer.socials.${social.name}`, 'link'),
-  );
-  config.footerLinks = config.footerLinks.map((column, c) => ({
-    ...column,
-    items: column.items.filter((item, i) => allowed(item.href, `footer.links[${c}].items[${i}]`, 'link')),
-  }));
+  for (const language of languages)
+    if (language.chrome) screenChrome(language.chrome, `${language.location}.`);
   if (config.logo) {
     const { light, dark, href } = config.logo;
     if (!allowed(light, 'logo', 'image') || !allowed(dark, 'logo', 'image')) config.logo = undefined;
     else if (href !== undefined && !allowed(href, 'logo.href', 'link')) config.logo = { light, dark };
   }
   if (config.favicon && !allowed(config.favicon, 'favicon', 'image')) config.favicon = undefined;
+  if (config.faviconDark && !allowed(config.faviconDark, 'favicon.dark', 'image'))
+    config.faviconDark = undefined;
   config.redirects = config.redirects.filter((redirect, i) =>
     allowed(redirect.destination, `redirects[${i}].destination`, 'link'),
   );

@@ -206,6 +206,40 @@ export interface SiteConfig {
   notes: SourceProblem[];
 }
 
+/** What a language of `navigation.languages` may set for itself: its banner, navbar and footer. */
+export type SiteChrome = Pick<
+  SiteConfig,
+  'banner' | 'navbarLinks' | 'navbarPrimary' | 'footerSocials' | 'footerLinks'
+>;
+
+/**
+ * A language's own banner, navbar and footer (`navigation.languages[].banner` …), read like the
+ * site's: the site's own where the language sets none. Errors name the language's location.
+ */
+export function languageChrome(
+  site: SiteConfig,
+  overrides: Record<string, unknown>,
+  location: string,
+): SiteChrome {
+  let parsed: SiteConfig;
+  try {
+    parsed = parseSiteConfig({ name: site.name, navigation: {}, ...overrides }, 'docs.json');
+  } catch (error) {
+    if (!(error instanceof ExportError)) throw error;
+    throw new ExportError(
+      `${site.configFile} has invalid settings`,
+      error.problems.map((problem) => ({ ...problem, message: `${location}.${problem.message}` })),
+    );
+  }
+  return {
+    banner: 'banner' in overrides ? parsed.banner : site.banner,
+    navbarLinks: 'navbar' in overrides ? parsed.navbarLinks : site.navbarLinks,
+    navbarPrimary: 'navbar' in overrides ? parsed.navbarPrimary : site.navbarPrimary,
+    footerSocials: 'footer' in overrides ? parsed.footerSocials : site.footerSocials,
+    footerLinks: 'footer' in overrides ? parsed.footerLinks : site.footerLinks,
+  };
+}
+
 export interface FontSetting {
   family: string;
   weight?: number;

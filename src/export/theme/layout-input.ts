@@ -5,6 +5,7 @@ import type { ExportOptions } from '../options.ts';
 import type { TocEntry } from '../pages/headings.ts';
 import { isExternal } from '../pages/links.ts';
 import type { PageSpec, SiteModel } from '../source/load-site.ts';
+import type { SiteChrome } from '../source/site-config.ts';
 import type { PrerenderedParts, PrerenderPolicy } from './prerender.ts';
 
 /**
@@ -78,3 +79,9 @@ export const prerenderPolicy = (input: LayoutInput): PrerenderPolicy => ({
   airGapped: input.options.deployment === 'air-gapped',
   warn: input.warn,
 });
+
+/** The banner, navbar and footer of the page's language where it sets its own, else the site's. */
+export function chromeOf(input: LayoutInput): SiteChrome {
+  const page = pageOf(input);
+  return input.site.sections[page.section]?.path.find((choice) => choice.chrome)?.chrome ?? input.site.config;
+}

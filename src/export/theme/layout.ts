@@ -7,11 +7,13 @@ import type { ExportOptions } from '../options.ts';
 import type { TocEntry } from '../pages/headings.ts';
 import { isExternal, relativeUrl, rootPrefix } from '../pages/links.ts';
 import { isIndexed, type PageSpec, type SiteModel, type SiteNavItem } from '../source/load-site.ts';
+import type { SiteChrome } from '../source/site-config.ts';
 import { type Analytics, analytics } from './analytics.ts';
 import { fontLinks } from './appearance.ts';
 import { NAV_SCRIPT_DIR, SITE_CSS, SITE_JS } from './assets.ts';
 import { policyMeta } from './csp.ts';
 import {
+  chromeOf,
   folderOf,
   icon,
   isElement,
@@ -95,7 +97,7 @@ export function renderLayout(input: LayoutInput): Element {
 
   const body: ElementContent[] = [
     h('a', { className: ['ds-skip'], href: '#content' }, uiText(input).skipToContent),
-    ...(config.banner ? [prerendered(input, 'banner', () => banner(input))] : []),
+    ...(chromeOf(input).banner ? [prerendered(input, 'banner', () => banner(input))] : []),
     prerendered(input, 'header', () => header(input)),
     h('div', { className: ['ds-shell', `ds-mode-${mode}`] }, [
       ...(showSidebar ? [sidebar(input, switcherMenus(input))] : []),
@@ -130,7 +132,7 @@ export function renderLayout(input: LayoutInput): Element {
     'html',
     {
       lang: pageLanguage(site, page),
-      ...(bannerKey(site) ? { dataBanner: bannerKey(site) } : {}),
+      ...(bannerKey(chromeOf(input)) ? { dataBanner: bannerKey(chromeOf(input)) } : {}),
       ...(searchScope(site, page) ? { dataSearchScope: searchScope(site, page) } : {}),
       dataRoot: root || './',
       dataSection: String(page.section),
@@ -154,7 +156,7 @@ const sharedHeads = new WeakMap<SiteModel, SharedHead>();
 function sharedHead(site: SiteModel, options: ExportOptions): SharedHead {
   let shared = sharedHeads.get(site);
   if (shared?.options !== options) {
-    const bootstrap = themeBootstrap(site.config.appearance, bannerKey(site));
+    const bootstrap = themeBootstrap(site.config.appearance);
     const tags = analytics(site.config, options);
     const policy = policyMeta({
       deployment: options.deployment,
@@ -175,18 +177,15 @@ function canonicalUrl(siteUrl: string, page: PageSpec): string {
   return `${siteUrl.replace(/\/+$/, '')}/${page.output === 'index.html' ? '' : page.output}`;
 }
 
-function themeBootstrap(appearance: SiteModel['config']['appearance'], banner: string | undefined): string {
+function themeBootstrap(appearance: SiteModel['config']['appearance']): string {
   const strict = appearance.strict ? 'true' : 'false';
-  // A banner the reader dismissed stays hidden until its text changes (its key is the text's hash).
-  const dismissed = banner
-    ? `try{if(localStorage.getItem('ds-banner')===${JSON.stringify(banner)})d.dataset.bannerDismissed=''}catch(e){}`
-    : '';
-  return `(function(){var d=document.documentElement,s=${JSON.stringify(appearance.default)},t=null;try{if(!${strict})t=localStorage.getItem('ds-theme')}catch(e){}if(t!=='light'&&t!=='dark')t=s==='system'?(matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light'):s;d.dataset.theme=t;${dismissed}})();`;
+  // A banner the reader dismissed stays hidden until its text changes (<html data-banner> is the text's hash).
+  return `(function(){var d=document.documentElement,s=${JSON.stringify(appearance.default)},t=null;try{if(!${strict})t=localStorage.getItem('ds-theme')}catch(e){}if(t!=='light'&&t!=='dark')t=s==='system'?(matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light'):s;d.dataset.theme=t;try{if(d.dataset.banner&&localStorage.getItem('ds-banner')===d.dataset.banner)d.dataset.bannerDismissed=''}catch(e){}})();`;
 }
 
 /** The key a dismissed banner is remembered by: a hash of its text, so a new banner shows again. */
-function bannerKey(site: SiteModel): string | undefined {
-  const banner = site.config.banner;
+function bannerKey(chrome: SiteChrome): string | undefined {
+  const banner = chrome.banner;
   return banner?.dismissible
     ? createHash('sha256').update(banner.content).digest('hex').slice(0, 16)
     : undefined;
@@ -226,7 +225,8 @@ function header(input: LayoutInput): Element {
       ]),
     ]);
   });
-  const links = [...config.navbarLinks, ...site.globalLinks].map((link) =>
+  const chrome = chromeOf(input);
+  const links = [...chrome.navbarLinks, ...site.globalLinks].map((link) =>
     h('li', [
       h('a', { href: navHref(input, link.href), ...(isExternal(link.href) ? { rel: ['noopener'] } : {}) }, [
         ...(link.icon ? [navIcon(input, link.icon)].filter(isElement) : []),
@@ -272,12 +272,12 @@ function header(input: LayoutInput): Element {
         : []),
       h('nav', { className: ['ds-navbar'], ariaLabel: 'Site links' }, [
         h('ul', links),
-        ...(config.navbarPrimary
+        ...(chrome.navbarPrimary
           ? [
               h(
                 'a',
-                { className: ['ds-navbar-primary'], href: navHref(input, config.navbarPrimary.href) },
-                config.navbarPrimary.label,
+                { className: ['ds-navbar-primary'], href: navHref(input, chrome.navbarPrimary.href) },
+                chrome.navbarPrimary.label,
               ),
             ]
           : []),
@@ -367,13 +367,14 @@ function readingOrder(site: SiteModel, sectionIndex: number): number[] {
 
 function footer(input: LayoutInput): Element {
   const config = input.site.config;
+  const chrome = chromeOf(input);
   return h('footer', { className: ['ds-footer'] }, [
-    ...(config.footerLinks.length
+    ...(chrome.footerLinks.length
       ? [
           h(
             'div',
             { className: ['ds-footer-links'] },
-            config.footerLinks.map((column) =>
+            chrome.footerLinks.map((column) =>
               h('div', [
                 ...(column.header ? [h('p', { className: ['ds-footer-header'] }, column.header)] : []),
                 h(
@@ -392,7 +393,7 @@ function footer(input: LayoutInput): Element {
       h(
         'ul',
         { className: ['ds-socials'] },
-        config.footerSocials.map((social) =>
+        chrome.footerSocials.map((social) =>
           h('li', [
             h('a', { href: social.href, ariaLabel: social.name, rel: ['noopener'] }, [
               iconElement(social.name === 'x' ? 'x-twitter' : social.name, {

@@ -5,7 +5,7 @@ import { toHast } from 'mdast-util-to-hast';
 import { markdownPath } from '../output/site-files.ts';
 import { relativeUrl } from '../pages/links.ts';
 import type { SiteNavItem } from '../source/load-site.ts';
-import { type LayoutInput, navHref, pageOf } from './layout-input.ts';
+import { chromeOf, type LayoutInput, navHref, pageOf } from './layout-input.ts';
 
 /**
  * What docs.json adds around a page's content: the site banner (`banner`) and the page actions
@@ -16,7 +16,7 @@ import { type LayoutInput, navHref, pageOf } from './layout-input.ts';
 const BANNER_TAGS = new Set(['a', 'strong', 'em', 'code', 'del', 'br']);
 
 export function banner(input: LayoutInput): Element {
-  const settings = input.site.config.banner;
+  const settings = chromeOf(input).banner;
   if (!settings) return h('div');
   const tree = toHast(fromMarkdown(settings.content));
   const content = ('children' in tree ? (tree.children as ElementContent[]) : []).flatMap((node) =>

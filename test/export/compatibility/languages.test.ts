@@ -96,3 +96,39 @@ describe('default', () => {
     expect(site.file('index.html')).toContain('url=es/v2.html');
   });
 });
+
+describe('a language’s own settings', () => {
+  it('banner, navbar and footer on a language', async () => {
+    const files = languageSite() as Record<string, string | object> & {
+      'docs.json': { navigation: { languages: object[] } };
+    };
+    files['docs.json'] = {
+      ...files['docs.json'],
+      banner: { content: 'Welcome' },
+      navbar: { links: [{ label: 'Blog', href: 'https://blog.example.com' }] },
+      footer: { socials: { github: 'https://github.com/acme' } },
+    };
+    Object.assign(files['docs.json'].navigation.languages[1] as object, {
+      banner: { content: 'Bienvenue' },
+      navbar: {
+        links: [
+          { label: 'Le blog', href: 'javascript:alert(1)' },
+          { label: 'Journal', href: 'https://blog.example.fr' },
+        ],
+      },
+    });
+    const site = await exportFixture(files);
+    const en = site.file('quickstart.html');
+    const fr = site.file('fr/quickstart.html');
+    expect(en).toContain('<p class="ds-banner-content">Welcome</p>');
+    expect(fr).toContain('<p class="ds-banner-content">Bienvenue</p>');
+    expect(en).toContain('>Blog</a>');
+    expect(fr).toContain('>Journal</a>');
+    expect(fr).not.toContain('>Blog</a>');
+    // The language's links are held to the URL policy like the site's.
+    expect(fr).not.toContain('Le blog');
+    expect(site.warnings).toEqual([expect.stringMatching(/navigation\.languages\[1\]\.navbar\.links\[0\]/)]);
+    // The footer the language does not set is the site's.
+    expect(fr).toContain('href="https://github.com/acme"');
+  });
+});

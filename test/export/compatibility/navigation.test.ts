@@ -218,7 +218,7 @@ describe('navigation', () => {
     expect(html).toContain('v2<span class="ds-nav-tag">Latest</span></a>');
   });
 
-  it('navigation settings not applied yet: asyncapi, thumbnail, boost, anchor color, language banner, navbar and footer, one note each', async () => {
+  it('navigation settings not applied yet: asyncapi, thumbnail, boost, anchor color, one note each', async () => {
     const site = await exportFixture({
       'docs.json': {
         name: 'Notes',
@@ -246,11 +246,8 @@ describe('navigation', () => {
     });
     expect(site.warnings.map((w) => w.replace(/^docs\.json: navigation (\w+).*$/, '$1')).sort()).toEqual([
       'asyncapi',
-      'banner',
       'boost',
       'color',
-      'footer',
-      'navbar',
       'thumbnail',
     ]);
   });
