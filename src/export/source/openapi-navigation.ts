@@ -81,7 +81,8 @@ async function generated(
     return {};
   }
   const byTag = new Map<string, string[]>();
-  for (const tag of declaredTags(spec)) byTag.set(tag, []);
+  const labels = tagLabels(spec);
+  for (const tag of labels.keys()) byTag.set(tag, []);
   const untagged: string[] = [];
   for (const operation of operations) {
     if (operation.hidden) continue;
@@ -93,7 +94,7 @@ async function generated(
   const groups = [...byTag]
     .filter(([, pages]) => pages.length > 0)
     .map(([tag, pages]) => ({
-      group: tag,
+      group: labels.get(tag) ?? tag,
       openapi: source,
       [API_FOLDER]: `${directory}/${slug(tag) || 'api'}`,
       pages,
@@ -104,10 +105,19 @@ async function generated(
   return { pages: groups };
 }
 
-function declaredTags(spec: OpenApiSpec): string[] {
+/** The document's tags in order, each with its label: `x-group`, else `x-displayName`, else its name. */
+function tagLabels(spec: OpenApiSpec): Map<string, string> {
+  const labels = new Map<string, string>();
   const tags = spec.document.tags;
-  if (!Array.isArray(tags)) return [];
-  return tags.flatMap((tag) => (isObject(tag) && typeof tag.name === 'string' ? [tag.name] : []));
+  if (!Array.isArray(tags)) return labels;
+  for (const tag of tags) {
+    if (!isObject(tag) || typeof tag.name !== 'string') continue;
+    const label = [tag['x-group'], tag['x-displayName']].find(
+      (value) => typeof value === 'string' && value.trim(),
+    );
+    labels.set(tag.name, (label as string | undefined) ?? tag.name);
+  }
+  return labels;
 }
 
 /** `openapi: { source, directory }`: the folder of the generated pages, "api-reference" by default. */

@@ -99,15 +99,12 @@ describe('default', () => {
 
 describe('a language’s own settings', () => {
   it('banner, navbar and footer on a language', async () => {
-    const files = languageSite() as Record<string, string | object> & {
-      'docs.json': { navigation: { languages: object[] } };
-    };
-    files['docs.json'] = {
-      ...files['docs.json'],
+    const files = languageSite();
+    Object.assign(files['docs.json'], {
       banner: { content: 'Welcome' },
       navbar: { links: [{ label: 'Blog', href: 'https://blog.example.com' }] },
       footer: { socials: { github: 'https://github.com/acme' } },
-    };
+    });
     Object.assign(files['docs.json'].navigation.languages[1] as object, {
       banner: { content: 'Bienvenue' },
       navbar: {

@@ -7,7 +7,7 @@ import { exportFixture } from './harness.ts';
 const spec = {
   openapi: '3.0.3',
   info: { title: 'Pets', version: '1' },
-  tags: [{ name: 'Stores' }, { name: 'Pets' }],
+  tags: [{ name: 'Stores' }, { name: 'Pets' }, { name: 'Orders', 'x-displayName': 'Your orders' }],
   paths: {
     '/pets': {
       get: { tags: ['Pets'], summary: 'List pets', responses: { 200: { description: 'ok' } } },
@@ -17,6 +17,9 @@ const spec = {
       get: { tags: ['Stores', 'Pets'], summary: 'Get a store', responses: { 200: { description: 'ok' } } },
     },
     '/health': { get: { summary: 'Health', responses: { 200: { description: 'ok' } } } },
+    '/orders': {
+      get: { tags: ['Orders'], summary: 'List orders', responses: { 200: { description: 'ok' } } },
+    },
     '/internal': {
       get: { summary: 'Internal', 'x-hidden': true, responses: { 200: { description: 'ok' } } },
     },
@@ -47,7 +50,7 @@ describe('openapi on a navigation level', () => {
       'index.mdx': page('Home', 'See [list pets](/api-reference/pets/list-pets).'),
       'openapi.json': spec,
     });
-    expect(site.result.pageCount).toBe(5);
+    expect(site.result.pageCount).toBe(6);
     expect(site.warnings).toEqual([]);
     // Pages at the platform's URLs: the directory ("api-reference"), the tag, the summary.
     expect(
@@ -56,6 +59,7 @@ describe('openapi on a navigation level', () => {
         .sort(),
     ).toEqual([
       'api-reference/health.html',
+      'api-reference/orders/list-orders.html',
       'api-reference/pets/create-a-pet.html',
       'api-reference/pets/list-pets.html',
       'api-reference/stores/get-a-store.html',
@@ -98,7 +102,7 @@ describe('openapi on a navigation level', () => {
       if ('openapi' in navigation && navigation.pages) expect(shown).toContain('"Home"');
       else
         expect(shown).toMatch(
-          /\{"Stores":\["Get a store"\]\},\{"Pets":\["List pets","Create a pet"\]\},\{"API Reference":\["Health"\]\}/,
+          /\{"Stores":\["Get a store"\]\},\{"Pets":\["List pets","Create a pet"\]\},\{"Your orders":\["List orders"\]\},\{"API Reference":\["Health"\]\}/,
         );
       // x-hidden operations get no page.
       expect(shown).not.toContain('Internal');
