@@ -41,6 +41,7 @@ import { assertOutputName } from './source/routes.ts';
 import { navigationScript, siteAssets } from './theme/assets.ts';
 import { FULL_NAV_LIMIT, listedPagesPerSection } from './theme/layout-input.ts';
 import { searchScope } from './theme/scopes.ts';
+import { tailwindCss } from './theme/tailwind.ts';
 
 export type ExportPhase = 'loading' | 'rendering' | 'writing' | 'archiving' | 'done';
 
@@ -82,6 +83,8 @@ export interface ExportResult {
 export { MANIFEST_FILE };
 
 const BATCH_SIZE = 8;
+/** Distinct authored classes the site's Tailwind CSS is built for: far above what real sites use. */
+const MAX_SITE_CLASSES = 50_000;
 
 /**
  * Exports a docs repository: load and check the site, render pages on worker threads, write the
@@ -126,6 +129,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   const search = options.features.search ? new Map<string, SearchIndexBuilder>() : undefined;
   try {
     const ids = new Map<string, Set<string>>();
+    const classes = new Set<string>();
     const fragmentLinks: Array<FragmentLink & { from: string; file: string }> = [];
     await renderPages(
       site,
@@ -139,6 +143,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
           held.pages.set(path, slice);
         }
         ids.set(rendered.output, new Set(rendered.ids));
+        for (const name of rendered.classes) if (classes.size < MAX_SITE_CLASSES) classes.add(name);
         const file = site.pages[rendered.index]?.source ?? site.config.configFile;
         for (const link of rendered.fragmentLinks)
           fragmentLinks.push({ ...link, from: rendered.output, file });
@@ -164,7 +169,15 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     for (const [path, html] of unbrokenFragments(read, ids, fragmentLinks, warnings)) write(path, html);
 
     const configWarning = (message: string) => warnings.push({ file: site.config.configFile, message });
-    for (const file of siteAssets(site, options, configWarning)) write(file.path, file.contents);
+    const utilities = await tailwindCss(
+      classes,
+      {
+        airGapped: options.deployment === 'air-gapped',
+        published: new Set([...site.assets, ...site.stylesheets]),
+      },
+      (message) => warnings.push({ file: site.config.configFile, message }),
+    );
+    for (const file of siteAssets(site, options, configWarning, utilities)) write(file.path, file.contents);
     for (const [path, css] of stylesheets) write(path, css);
     for (const [path, js] of scripts) write(path, js);
     listedPagesPerSection(site).forEach((size, index) => {

@@ -16,7 +16,15 @@ export interface ContentOutline {
   text: string;
   /** The text before the first TOC heading, then the text under each (toc.length + 1 entries). */
   sectionTexts: string[];
+  /** Class names authors wrote (Tailwind utilities, say): the theme's own are left out. */
+  classes: string[];
 }
+
+/** Classes of docsnap's own markup, which the site's Tailwind CSS has no business with. */
+const OWN_CLASS = /^(?:ds-|hljs|language-)/;
+/** A page's classes are counted up to this many; a class longer than MAX_CLASS is no utility. */
+const MAX_CLASSES = 2_000;
+const MAX_CLASS = 200;
 
 const HEADING = /^h([1-6])$/;
 /** Elements whose text is not prose: left out of search text. */
@@ -32,6 +40,7 @@ const NOT_HEADING_TEXT = new Set(['ds-badge', 'ds-tooltip-bubble', 'ds-sr-only']
  */
 export function outlineContent(root: Root): ContentOutline {
   const headingIds = new HeadingIds();
+  const classes = new Set<string>();
   const toc: TocEntry[] = [];
   const ids: string[] = [];
   const sections: string[][] = [[]];
@@ -57,6 +66,11 @@ export function outlineContent(root: Root): ContentOutline {
     if (node.type !== 'element' && node.type !== 'root') return;
     if (node.type === 'element') {
       const element = node as Element;
+      const className = element.properties.className;
+      if (Array.isArray(className) && classes.size < MAX_CLASSES)
+        for (const name of className)
+          if (typeof name === 'string' && name.length <= MAX_CLASS && !OWN_CLASS.test(name))
+            classes.add(name);
       if (NOT_TEXT.has(element.tagName)) {
         // Not prose, but a link target all the same (a tab's button).
         if (typeof element.properties.id === 'string') ids.push(element.properties.id);
@@ -89,5 +103,5 @@ export function outlineContent(root: Root): ContentOutline {
   walk(root);
   const clean = (parts: string[]) => parts.join(' ').replace(/\s+/g, ' ').trim();
   const sectionTexts = sections.map(clean);
-  return { toc, ids, text: sectionTexts.filter(Boolean).join(' '), sectionTexts };
+  return { toc, ids, text: sectionTexts.filter(Boolean).join(' '), sectionTexts, classes: [...classes] };
 }

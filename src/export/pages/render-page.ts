@@ -43,6 +43,8 @@ export interface RenderedPage {
   /** Every element id of the page, and the links of the page that name an anchor. */
   ids: string[];
   fragmentLinks: FragmentLink[];
+  /** Classes authors wrote on the page, for the site's Tailwind CSS. */
+  classes: string[];
 }
 
 /**
@@ -172,6 +174,7 @@ export class PageRenderer {
       warnings,
       ids: outline.ids,
       fragmentLinks: links.fragmentLinks,
+      classes: outline.classes,
     };
   }
 

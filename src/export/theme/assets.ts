@@ -86,6 +86,8 @@ export function siteAssets(
   site: SiteModel,
   options: ExportOptions,
   warn: (message: string) => void = () => {},
+  /** CSS generated for the site's pages (their Tailwind classes), last so it wins. */
+  generatedCss = '',
 ): Array<{ path: string; contents: string }> {
   const css = [
     colorVariables(site),
@@ -95,6 +97,7 @@ export function siteAssets(
     ...(options.features.search ? searchAssets.css.map(read) : []),
     // Last, so that the site's background and fonts override the theme's.
     appearanceCss(site, options, warn),
+    generatedCss,
   ].join('\n');
   const js = [
     ...themeJs.map(read),
