@@ -81,4 +81,5 @@ const ResponseField: Component = (input) => {
   return field(input, { kind: 'response', name });
 };
 
-export const fieldComponents: Record<string, Component> = { ParamField, ResponseField };
+/** `<Param>` is the reference's short name of ParamField. */
+export const fieldComponents: Record<string, Component> = { ParamField, Param: ParamField, ResponseField };

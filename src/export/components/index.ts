@@ -8,6 +8,7 @@ import { frameComponents } from './frame.ts';
 import { inlineComponents } from './inline.ts';
 import { miscComponents } from './misc.ts';
 import { el } from './shared.ts';
+import { showcaseComponents } from './showcase.ts';
 import { stepComponents } from './steps.ts';
 import { tabComponents } from './tabs.ts';
 import { treeComponents } from './tree.ts';
@@ -35,6 +36,7 @@ const registry = new Map<string, Component>(
     ...updateComponents,
     ...treeComponents,
     ...miscComponents,
+    ...showcaseComponents,
   }),
 );
 

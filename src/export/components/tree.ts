@@ -69,4 +69,12 @@ const File: Component = (input) => {
   ];
 };
 
-export const treeComponents: Record<string, Component> = { Tree, 'Tree.Folder': Folder, 'Tree.File': File };
+/** `<FileTree>` is the name some of the format's pages use for Tree. */
+export const treeComponents: Record<string, Component> = {
+  Tree,
+  'Tree.Folder': Folder,
+  'Tree.File': File,
+  FileTree: Tree,
+  'FileTree.Folder': Folder,
+  'FileTree.File': File,
+};

@@ -176,7 +176,50 @@
       );
   }
 
+  // <Prompt>: its copy button copies the prompt's text.
+  function copyPrompt(button) {
+    const body = button.closest('.ds-prompt')?.querySelector('.ds-prompt-body');
+    if (!body) return;
+    copy(body.innerText.trim(), (ok) => {
+      button.textContent = ok ? text('copied', 'Copied') : 'Copy failed';
+      setTimeout(() => {
+        button.textContent = 'Copy prompt';
+      }, 1500);
+    });
+  }
+
+  // <View>: one switcher for the page's views; the chosen one is shown and remembered across pages.
+  function initViews() {
+    const views = Array.from(document.querySelectorAll('main .ds-content .ds-view'));
+    if (views.length < 2) return;
+    const titles = [...new Set(views.map((view) => view.dataset.view))];
+    const select = document.createElement('select');
+    select.className = 'ds-view-select';
+    select.setAttribute('aria-label', 'View');
+    for (const title of titles) select.appendChild(new Option(title, title));
+    const show = (title) => {
+      for (const view of views) view.hidden = view.dataset.view !== title;
+      select.value = title;
+    };
+    let saved = null;
+    try {
+      saved = localStorage.getItem('ds-view');
+    } catch {}
+    show(titles.includes(saved) ? saved : titles[0]);
+    select.addEventListener('change', () => {
+      show(select.value);
+      try {
+        localStorage.setItem('ds-view', select.value);
+      } catch {}
+    });
+    document.documentElement.classList.add('ds-has-views');
+    views[0].before(select);
+  }
+
   function init() {
+    for (const button of document.querySelectorAll('main .ds-content .ds-prompt-copy'))
+      button.addEventListener('click', () => copyPrompt(button));
+    initViews();
     for (const button of document.querySelectorAll('main .ds-page-header .ds-copy-page'))
       button.addEventListener('click', () => copyPage(button));
     document.addEventListener('click', onClick);

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { paragraph, render } from './fake-context.ts';
+
+describe('<Tile>', () => {
+  it('links the whole tile, with the preview above its title and description', () => {
+    const { html, ctx } = render(
+      'Tile',
+      { href: '/components/accordions', title: 'Accordion', description: 'Two variants' },
+      [paragraph('preview')],
+    );
+    expect(html).toBe(
+      '<a class="ds-tile" href="../components/accordions"><div class="ds-tile-preview"><p>preview</p></div><span class="ds-tile-title">Accordion</span><span class="ds-tile-description">Two variants</span></a>',
+    );
+    expect(ctx.warnings).toEqual([]);
+  });
+
+  it('refuses a script URL as its link', () => {
+    const { html, ctx } = render('Tile', { href: 'javascript:alert(1)', title: 'x' });
+    expect(html).not.toContain('javascript');
+    expect(ctx.warnings[0]).toMatch(/refused URL/);
+  });
+});
+
+describe('<Prompt>', () => {
+  it('shows its description and text with a copy button; the cursor action is left out with a warning', () => {
+    const { html, ctx } = render('Prompt', { description: 'A prompt', actions: ['cursor', 'copy'] }, [
+      paragraph('Be helpful.'),
+    ]);
+    expect(html).toContain(
+      '<span class="ds-prompt-description">A prompt</span><button type="button" class="ds-prompt-copy">Copy prompt</button>',
+    );
+    expect(html).toContain('<div class="ds-prompt-body"><p>Be helpful.</p></div>');
+    expect(ctx.warnings).toEqual([
+      '<Prompt> action "cursor" opens another application and is left out; "copy" is offered',
+    ]);
+  });
+});
+
+describe('<View>, <Column>, <Param>, <FileTree>', () => {
+  it('renders each as the reference documents it', () => {
+    expect(render('View', { title: 'Python' }, [paragraph('py')]).html).toBe(
+      '<section class="ds-view" data-view="Python"><p class="ds-view-title">Python</p><p>py</p></section>',
+    );
+    expect(render('Column', {}, [paragraph('c')]).html).toBe('<div class="ds-column"><p>c</p></div>');
+    expect(render('Param', { query: 'limit', type: 'number' }).html).toContain('id="param-limit"');
+    expect(render('FileTree', {}, []).html).toMatch(/^<(div|ul)/);
+  });
+});
