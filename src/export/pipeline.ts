@@ -28,6 +28,7 @@ import { copyAssets } from './assets/copy-assets.ts';
 import { publishScripts } from './assets/scripts.ts';
 import { publishStylesheets } from './assets/stylesheets.ts';
 import { ExportError, type SourceProblem } from './errors.ts';
+import { katexAssets } from './markdown/math.ts';
 import { type ExportOptions, type ExportOptionsInput, resolveOptions } from './options.ts';
 import { assertAssetNames } from './output/output-names.ts';
 import { SpoolReader, type SpoolSlice } from './output/page-spool.ts';
@@ -130,6 +131,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   try {
     const ids = new Map<string, Set<string>>();
     const classes = new Set<string>();
+    let hasMath = false;
     const fragmentLinks: Array<FragmentLink & { from: string; file: string }> = [];
     await renderPages(
       site,
@@ -144,6 +146,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
         }
         ids.set(rendered.output, new Set(rendered.ids));
         for (const name of rendered.classes) if (classes.size < MAX_SITE_CLASSES) classes.add(name);
+        if (rendered.math) hasMath = true;
         const file = site.pages[rendered.index]?.source ?? site.config.configFile;
         for (const link of rendered.fragmentLinks)
           fragmentLinks.push({ ...link, from: rendered.output, file });
@@ -179,6 +182,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     );
     for (const file of siteAssets(site, options, configWarning, utilities)) write(file.path, file.contents);
     for (const [path, css] of stylesheets) write(path, css);
+    if (hasMath) for (const file of katexAssets()) write(file.path, file.contents);
     for (const [path, js] of scripts) write(path, js);
     listedPagesPerSection(site).forEach((size, index) => {
       if (size > FULL_NAV_LIMIT) {

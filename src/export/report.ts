@@ -37,6 +37,7 @@ const KINDS = [
   ['API reference', /openapi|OpenAPI|API reference|^[A-Z]+ \/\S*: /],
   ['redirect', /^redirect /],
   ['snippet', /^snippet /],
+  ['math', /^math (?:not typeset|uses )/],
   ['missing title', /^no title in frontmatter/],
   ['file not published', /is not published|is left out$|cannot be exported/],
   ['component props', /^<[A-Za-z][\w.]*>/],

@@ -26,6 +26,7 @@ describe('export report', () => {
       'snippet snippets/x.mdx does not exist; left out': 'snippet',
       'no title in frontmatter; using the file name': 'missing title',
       '<Tabs> has no <Tab> inside': 'component props',
+      'math not typeset (Expected group after _): shown as its source': 'math',
       'something new': 'other',
     };
     for (const [message, kind] of Object.entries(kinds)) expect(warningKind(message), message).toBe(kind);

@@ -1,7 +1,8 @@
 //! `parse(source, mdx)`: a page body → mdast as JSON, the shape mdast-util-from-markdown gives.
 //! MDX pages get MDX constructs (JSX, expressions, import/export) plus GFM; .md pages get
-//! CommonMark with raw HTML plus GFM. Expressions are not validated as JavaScript here: the
-//! renderer reads literal values itself and never executes anything.
+//! CommonMark with raw HTML plus GFM. Both get math (`$…$`, `$$…$$`), as the platform's renderer
+//! reads it. Expressions are not validated as JavaScript here: the renderer reads literal values
+//! itself and never executes anything.
 use markdown::{mdast::Node, message::Message, Constructs, ParseOptions};
 use napi::{Error, Result};
 use napi_derive::napi;
@@ -9,7 +10,8 @@ use napi_derive::napi;
 fn options(mdx: bool) -> ParseOptions {
     let gfm = Constructs::gfm();
     if !mdx {
-        return ParseOptions { constructs: gfm, ..ParseOptions::gfm() };
+        let constructs = Constructs { math_flow: true, math_text: true, ..gfm };
+        return ParseOptions { constructs, ..ParseOptions::gfm() };
     }
     let mut options = ParseOptions::mdx();
     options.constructs = Constructs {
@@ -19,6 +21,8 @@ fn options(mdx: bool) -> ParseOptions {
         gfm_strikethrough: gfm.gfm_strikethrough,
         gfm_table: gfm.gfm_table,
         gfm_task_list_item: gfm.gfm_task_list_item,
+        math_flow: true,
+        math_text: true,
         ..Constructs::mdx()
     };
     // import/export lines are recognized as ESM (their text is parsed by the renderer).

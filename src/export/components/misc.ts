@@ -1,5 +1,6 @@
+import { typeset } from '../markdown/math.ts';
 import type { Component } from '../render-context.ts';
-import { blockTag, el, stringProp } from './shared.ts';
+import { blockTag, el, stringProp, textContent } from './shared.ts';
 
 /** `<Visibility for="humans">` shows its content on the page; `for="agents"` content is for the Markdown copy only. */
 const Visibility: Component = (input) => {
@@ -23,9 +24,9 @@ const Panel: Component = (input) => [
   el(blockTag(input, 'aside'), { className: ['ds-panel'] }, input.children),
 ];
 
-/** `<Latex>`: no math runtime; the source text is kept, marked up for styling. */
+/** `<Latex>`: its text typeset with KaTeX, like `$…$` (inline) and `$$…$$` (on its own). */
 const Latex: Component = (input) => [
-  el(input.inline ? 'span' : 'div', { className: ['ds-latex'] }, input.children),
+  typeset(input.children.map(textContent).join('').trim(), !input.inline, input.ctx.warn),
 ];
 
 export const miscComponents: Record<string, Component> = { Visibility, Mermaid, Panel, Latex };

@@ -3,8 +3,10 @@ import { createRequire } from 'node:module';
 import type { Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { mathFromMarkdown } from 'mdast-util-math';
 import { mdxFromMarkdown } from 'mdast-util-mdx';
 import { gfm } from 'micromark-extension-gfm';
+import { math } from 'micromark-extension-math';
 import { mdxjs } from 'micromark-extension-mdxjs';
 import { DEFAULT_BUDGETS, type ExportBudgets, isStackOverflow } from '../budgets.ts';
 import { ExportError } from '../errors.ts';
@@ -13,8 +15,12 @@ import { checkNesting } from './nesting.ts';
 import { checkTreeDepth } from './tree-size.ts';
 
 // Built once: the extensions are pure configuration and are reused for every page.
-const mdxOptions = { extensions: [mdxjs(), gfm()], mdastExtensions: [mdxFromMarkdown(), gfmFromMarkdown()] };
-const mdOptions = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+// Math ($…$, $$…$$) as the platform reads it, in both kinds of page.
+const mdxOptions = {
+  extensions: [mdxjs(), gfm(), math()],
+  mdastExtensions: [mdxFromMarkdown(), gfmFromMarkdown(), mathFromMarkdown()],
+};
+const mdOptions = { extensions: [gfm(), math()], mdastExtensions: [gfmFromMarkdown(), mathFromMarkdown()] };
 
 /**
  * The native parser (native/markdown, markdown-rs as a Node-API addon), when it was built:

@@ -10,6 +10,7 @@ import type { PropValue, RenderContext } from '../render-context.ts';
 import { enforceUrlPolicy } from '../url-policy.ts';
 import { describeRemovals, sanitizeAuthored } from './html-policy.ts';
 import { expressionTree, jsxProps, literalExpression } from './literal-props.ts';
+import { typeset } from './math.ts';
 
 type JsxElement = MdxJsxFlowElement | MdxJsxTextElement;
 
@@ -51,6 +52,7 @@ function mdxPageToHast(tree: MdastRoot, ctx: RenderContext): HastRoot {
   return toHast(tree, {
     handlers: {
       ...linkHandlers(ctx),
+      ...mathHandlers(ctx, (element) => element),
       code: (_state, node: CodeNode) =>
         ctx.codeBlock(node.value, node.lang ?? undefined, node.meta ?? undefined),
       mdxJsxFlowElement: jsx,
@@ -88,19 +90,24 @@ function linkHandlers(ctx: RenderContext): Handlers {
 function markdownPageToHast(tree: MdastRoot, ctx: RenderContext): HastRoot {
   const secret = randomBytes(12).toString('hex');
   const codeBlocks: Element[] = [];
+  const placeholder = (element: Element): Element => {
+    codeBlocks.push(element);
+    // Inline math waits in a <span>: the HTML parser would move a <pre> out of its paragraph.
+    return {
+      type: 'element',
+      tagName: element.tagName === 'span' || element.tagName === 'code' ? 'span' : 'pre',
+      properties: { dataCode: `${secret}-${codeBlocks.length - 1}` },
+      children: [],
+    };
+  };
   const hast = toHast(tree, {
     allowDangerousHtml: true,
     handlers: {
       ...linkHandlers(ctx),
-      code: (_state, node: CodeNode) => {
-        codeBlocks.push(ctx.codeBlock(node.value, node.lang ?? undefined, node.meta ?? undefined));
-        return {
-          type: 'element',
-          tagName: 'pre',
-          properties: { dataCode: `${secret}-${codeBlocks.length - 1}` },
-          children: [],
-        };
-      },
+      // Typeset math, like code blocks, is docsnap's markup: it waits outside the sanitizer.
+      ...mathHandlers(ctx, (element) => placeholder(element)),
+      code: (_state, node: CodeNode) =>
+        placeholder(ctx.codeBlock(node.value, node.lang ?? undefined, node.meta ?? undefined)),
     },
   }) as HastRoot;
   const parsed = raw(hast) as HastRoot;
@@ -117,6 +124,18 @@ function markdownPageToHast(tree: MdastRoot, ctx: RenderContext): HastRoot {
     if (element.tagName === 'a' || URL_ATTRIBUTES[element.tagName]) resolveUrls(element, ctx);
   });
   return safe;
+}
+
+/** `$$…$$` and `$…$`: typeset with KaTeX (math.ts), warnings with the line of the formula. */
+function mathHandlers(ctx: RenderContext, place: (element: Element) => Element): Handlers {
+  const warnAt = (node: { position?: { start: { line: number } } }) => (message: string) =>
+    ctx.warn(node.position ? `line ${node.position.start.line}: ${message}` : message);
+  return {
+    math: (_state, node: { value: string; position?: { start: { line: number } } }) =>
+      place(typeset(node.value, true, warnAt(node))),
+    inlineMath: (_state, node: { value: string; position?: { start: { line: number } } }) =>
+      place(typeset(node.value, false, warnAt(node))),
+  };
 }
 
 /** Attributes that hold a file of the site, by element. */

@@ -1,4 +1,5 @@
 import type { Element, ElementContent, Root } from 'hast';
+import { MATH_CLASS } from '../markdown/math.ts';
 import { HeadingIds } from './anchor-ids.ts';
 
 export interface TocEntry {
@@ -18,6 +19,8 @@ export interface ContentOutline {
   sectionTexts: string[];
   /** Class names authors wrote (Tailwind utilities, say): the theme's own are left out. */
   classes: string[];
+  /** The page has typeset math (it needs KaTeX's stylesheet). */
+  math: boolean;
 }
 
 /** Classes of docsnap's own markup, which the site's Tailwind CSS has no business with. */
@@ -41,6 +44,7 @@ const NOT_HEADING_TEXT = new Set(['ds-badge', 'ds-tooltip-bubble', 'ds-sr-only']
 export function outlineContent(root: Root): ContentOutline {
   const headingIds = new HeadingIds();
   const classes = new Set<string>();
+  let math = false;
   const toc: TocEntry[] = [];
   const ids: string[] = [];
   const sections: string[][] = [[]];
@@ -67,6 +71,7 @@ export function outlineContent(root: Root): ContentOutline {
     if (node.type === 'element') {
       const element = node as Element;
       const className = element.properties.className;
+      if (Array.isArray(className) && className.includes(MATH_CLASS)) math = true;
       if (Array.isArray(className) && classes.size < MAX_CLASSES)
         for (const name of className)
           if (typeof name === 'string' && name.length <= MAX_CLASS && !OWN_CLASS.test(name))
@@ -103,5 +108,12 @@ export function outlineContent(root: Root): ContentOutline {
   walk(root);
   const clean = (parts: string[]) => parts.join(' ').replace(/\s+/g, ' ').trim();
   const sectionTexts = sections.map(clean);
-  return { toc, ids, text: sectionTexts.filter(Boolean).join(' '), sectionTexts, classes: [...classes] };
+  return {
+    toc,
+    ids,
+    text: sectionTexts.filter(Boolean).join(' '),
+    sectionTexts,
+    classes: [...classes],
+    math,
+  };
 }

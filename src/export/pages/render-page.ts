@@ -45,6 +45,8 @@ export interface RenderedPage {
   fragmentLinks: FragmentLink[];
   /** Classes authors wrote on the page, for the site's Tailwind CSS. */
   classes: string[];
+  /** The page has typeset math: the export ships KaTeX's stylesheet and fonts. */
+  math: boolean;
 }
 
 /**
@@ -148,6 +150,7 @@ export class PageRenderer {
       resolveAsset: links.resolveAsset,
       warn,
       parts: this.layoutParts,
+      math: outline.math,
       sectionSizes: this.sectionSizes,
     });
     if (this.options.deployment === 'air-gapped') enforceAirGap({ type: 'root', children: [document] }, warn);
@@ -175,6 +178,7 @@ export class PageRenderer {
       ids: outline.ids,
       fragmentLinks: links.fragmentLinks,
       classes: outline.classes,
+      math: outline.math,
     };
   }
 

@@ -40,6 +40,8 @@ export interface LayoutInput {
   parts: PrerenderedParts;
   /** Listed-page counts per section, to decide between the full and the lazy sidebar. */
   sectionSizes: number[];
+  /** The page has typeset math: its head links KaTeX's stylesheet. */
+  math?: boolean;
 }
 
 export const pageOf = (input: LayoutInput): PageSpec => input.site.pages[input.pageIndex] as PageSpec;

@@ -3,6 +3,7 @@ import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
 import type { Raw } from 'mdast-util-to-hast';
 import { iconElement } from '../components/index.ts';
+import { KATEX_CSS } from '../markdown/math.ts';
 import type { ExportOptions } from '../options.ts';
 import type { TocEntry } from '../pages/headings.ts';
 import { isExternal, relativeUrl, rootPrefix } from '../pages/links.ts';
@@ -86,6 +87,7 @@ export function renderLayout(input: LayoutInput): Element {
       : []),
     ...fontLinks(site, options),
     h('link', { rel: 'stylesheet', href: `${root}${SITE_CSS}` }),
+    ...(input.math ? [h('link', { rel: 'stylesheet', href: relativeUrl(page.output, KATEX_CSS) })] : []),
     ...site.stylesheets.map((css) => h('link', { rel: 'stylesheet', href: relativeUrl(page.output, css) })),
     // Runs before first paint so a dark page never flashes light.
     h('script', shared.bootstrap),

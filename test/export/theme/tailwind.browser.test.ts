@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, serveSite } from '../browser-harness.ts';
 import { page } from '../fixtures.ts';
-import { type ExportedFixture, exportFixture } from './harness.ts';
+import { type ExportedFixture, exportFixture } from '../compatibility/harness.ts';
 
 /** Tailwind classes in authored MDX and Markdown, styled by CSS generated for exactly those classes. */
 
