@@ -2,8 +2,8 @@ import type { Server } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, serveSite } from '../browser-harness.ts';
-import { page } from '../fixtures.ts';
 import { type ExportedFixture, exportFixture } from '../compatibility/harness.ts';
+import { page } from '../fixtures.ts';
 
 /** Tailwind classes in authored MDX and Markdown, styled by CSS generated for exactly those classes. */
 
