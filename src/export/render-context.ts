@@ -41,6 +41,11 @@ export interface RenderContext {
 export interface ComponentInput {
   name: string;
   props: ComponentProps;
+  /**
+   * Props given as JSX (`icon={<svg …>}`, `title={<>A <code>b</code></>}`), rendered to static
+   * markup through the same policies as content; the prop's text is in `props` as well.
+   */
+  markupProps?: Record<string, ElementContent[]>;
   children: ElementContent[];
   /** True for a component used inside a paragraph (`mdxJsxTextElement`). */
   inline: boolean;

@@ -37,7 +37,8 @@ const Card: Component = (input) => {
     ? { href, ...(external ? { target: '_blank', rel: ['noopener', 'noreferrer'] } : {}) }
     : undefined;
 
-  const titleContent: ElementContent[] = title ? [{ type: 'text', value: title }] : [];
+  const titleContent: ElementContent[] =
+    input.markupProps?.title ?? (title ? [{ type: 'text', value: title }] : []);
   const titleNode = title
     ? el(
         blockTag(input, 'p'),

@@ -33,7 +33,11 @@ const Accordion: Component = (input) => {
           chevron(),
           ...(icon ? [icon] : []),
           el('span', { className: ['ds-accordion-heading'] }, [
-            el('span', { className: ['ds-accordion-title'] }, [{ type: 'text', value: title ?? 'Details' }]),
+            el(
+              'span',
+              { className: ['ds-accordion-title'] },
+              input.markupProps?.title ?? [{ type: 'text', value: title ?? 'Details' }],
+            ),
             ...(description
               ? [
                   el('span', { className: ['ds-accordion-description'] }, [

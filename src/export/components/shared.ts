@@ -225,6 +225,13 @@ export function iconFromProps(
   options: { prop?: string; className?: string } = {},
 ): Element | undefined {
   const propName = options.prop ?? 'icon';
+  const markup = input.markupProps?.[propName];
+  if (markup)
+    return h(
+      'span',
+      { className: ['ds-icon', 'ds-icon-markup', ...(options.className ? [options.className] : [])] },
+      markup,
+    );
   const value = stringProp(input, propName)?.trim();
   if (!value) return undefined;
   const className = options.className;

@@ -1,4 +1,5 @@
 import { parseExpressionAt } from 'acorn';
+import type { ElementContent } from 'hast';
 import type { MdxJsxAttribute, MdxJsxExpressionAttribute } from 'mdast-util-mdx-jsx';
 import type { ComponentProps, PropValue } from '../render-context.ts';
 
@@ -110,6 +111,7 @@ export function jsxProps(
   attributes: Array<MdxJsxAttribute | MdxJsxExpressionAttribute>,
   warn: (message: string) => void,
   element: string,
+  markup?: { render(jsx: string): ElementContent[] | undefined; into: Record<string, ElementContent[]> },
 ): ComponentProps {
   const props: ComponentProps = {};
   for (const attribute of attributes) {
@@ -120,7 +122,16 @@ export function jsxProps(
     const value = attribute.value;
     if (value === null || value === undefined) props[attribute.name] = true;
     else if (typeof value === 'string') props[attribute.name] = value;
-    else {
+    else if (markup && /^\s*</.test(value.value)) {
+      // JSX as a prop's value: static markup, never code (see markupProps).
+      const nodes = markup.render(value.value.trim());
+      if (nodes === undefined)
+        warn(`<${element} ${attribute.name}={…}>: JSX that cannot be read as static markup was ignored`);
+      else {
+        markup.into[attribute.name] = nodes;
+        props[attribute.name] = nodes.map(plainText).join('').trim();
+      }
+    } else {
       const parsed = literalExpression(expressionTree(value));
       if (parsed === undefined)
         warn(
@@ -130,4 +141,9 @@ export function jsxProps(
     }
   }
   return props;
+}
+
+function plainText(node: ElementContent): string {
+  if (node.type === 'text') return node.value;
+  return node.type === 'element' ? node.children.map(plainText).join('') : '';
 }

@@ -5,12 +5,14 @@ import type { Root as MdastRoot } from 'mdast';
 import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
 import { defaultHandlers, type Handlers, type State, toHast } from 'mdast-util-to-hast';
 import { SKIP, visit } from 'unist-util-visit';
+import { sanitizeSvg } from '../assets/svg-policy.ts';
 import { renderComponent } from '../components/index.ts';
 import type { PropValue, RenderContext } from '../render-context.ts';
 import { enforceUrlPolicy } from '../url-policy.ts';
 import { describeRemovals, sanitizeAuthored } from './html-policy.ts';
 import { expressionTree, jsxProps, literalExpression } from './literal-props.ts';
 import { typeset } from './math.ts';
+import { parseBody } from './parse.ts';
 
 type JsxElement = MdxJsxFlowElement | MdxJsxTextElement;
 
@@ -33,11 +35,22 @@ function mdxPageToHast(tree: MdastRoot, ctx: RenderContext): HastRoot {
     // A fragment (<>…</>): micromark gives a null name, the native parser none at all.
     if (name === null || name === undefined) return state.all(node) as ElementContent[];
     const warn = (message: string) => ctx.warn(`line ${node.position?.start.line ?? '?'}: ${message}`);
-    const props = jsxProps(node.attributes, warn, name);
+    const markupProps: Record<string, ElementContent[]> = {};
+    const props = jsxProps(node.attributes, warn, name, {
+      render: (jsx) => jsxMarkup(jsx, ctx, warn),
+      into: markupProps,
+    });
     const children = state.all(node) as ElementContent[];
     if (/^[a-z]/.test(name) && !name.includes('.'))
       return htmlElement(name, props, children, warn).map((e) => resolveUrls(e, ctx, warn));
-    return renderComponent({ name, props, children, inline, ctx: { ...ctx, warn } });
+    return renderComponent({
+      name,
+      props,
+      children,
+      inline,
+      ctx: { ...ctx, warn },
+      ...(Object.keys(markupProps).length > 0 ? { markupProps } : {}),
+    });
   };
   const expression = (_state: State, node: { value: string; data?: { estree?: unknown } }) => {
     const value = literalExpression(expressionTree(node));
@@ -136,6 +149,50 @@ function mathHandlers(ctx: RenderContext, place: (element: Element) => Element):
     inlineMath: (_state, node: { value: string; position?: { start: { line: number } } }) =>
       place(typeset(node.value, false, warnAt(node))),
   };
+}
+
+/**
+ * JSX given as a prop's value, as static markup: an inline `<svg>` through the SVG policy (the one
+ * the repository's SVG files go through), anything else parsed as MDX and converted like the
+ * page, through the authored-HTML policy. Undefined when it does not parse.
+ */
+function jsxMarkup(
+  jsx: string,
+  ctx: RenderContext,
+  warn: (message: string) => void,
+): ElementContent[] | undefined {
+  if (/^<svg[\s>]/i.test(jsx)) {
+    const outcome = sanitizeSvg(new TextEncoder().encode(svgFromJsx(jsx)));
+    if ('refused' in outcome) {
+      warn(`an inline <svg> prop: ${outcome.refused}`);
+      return undefined;
+    }
+    return [{ type: 'raw', value: outcome.svg }];
+  }
+  let tree: MdastRoot;
+  try {
+    tree = parseBody(jsx.replace(/^<>|<\/>$/g, ''), 'prop.mdx');
+  } catch {
+    return undefined;
+  }
+  const nodes = mdxPageToHast(tree, ctx).children as ElementContent[];
+  // A single paragraph is unwrapped: a prop's markup is inline more often than not.
+  const only = nodes.filter((n) => !(n.type === 'text' && !n.value.trim()));
+  return only.length === 1 && only[0]?.type === 'element' && only[0].tagName === 'p'
+    ? only[0].children
+    : only;
+}
+
+/** JSX spellings of SVG attributes as SVG spells them (`strokeWidth` → `stroke-width`, `className` → `class`). */
+function svgFromJsx(jsx: string): string {
+  return jsx
+    .replace(/\bclassName=/g, 'class=')
+    .replace(
+      /\b(stroke|fill|clip|stop|font|text|marker|color)([A-Z][a-zA-Z]*)=/g,
+      (_, head: string, tail: string) => `${head}${tail.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}=`,
+    )
+    .replace(/=\{(["'])(.*?)\1\}/g, '=$1$2$1')
+    .replace(/=\{(-?\d+(?:\.\d+)?)\}/g, '="$1"');
 }
 
 /** Attributes that hold a file of the site, by element. */
