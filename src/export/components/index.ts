@@ -2,6 +2,7 @@ import type { ElementContent } from 'hast';
 import type { Component, ComponentInput } from '../render-context.ts';
 import { calloutComponents } from './callouts.ts';
 import { cardComponents } from './cards.ts';
+import { colorComponents } from './color.ts';
 import { disclosureComponents } from './disclosure.ts';
 import { fieldComponents } from './fields.ts';
 import { frameComponents } from './frame.ts';
@@ -37,6 +38,7 @@ const registry = new Map<string, Component>(
     ...treeComponents,
     ...miscComponents,
     ...showcaseComponents,
+    ...colorComponents,
   }),
 );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paragraph, render } from './fake-context.ts';
+import { fakeContext, paragraph, render } from './fake-context.ts';
 
 describe('<Tile>', () => {
   it('links the whole tile, with the preview above its title and description', () => {
@@ -44,5 +44,36 @@ describe('<View>, <Column>, <Param>, <FileTree>', () => {
     expect(render('Column', {}, [paragraph('c')]).html).toBe('<div class="ds-column"><p>c</p></div>');
     expect(render('Param', { query: 'limit', type: 'number' }).html).toContain('id="param-limit"');
     expect(render('FileTree', {}, []).html).toMatch(/^<(div|ul)/);
+  });
+});
+
+describe('<Color>', () => {
+  it('shows swatches with their names and values, per theme where given, in rows for the table variant', () => {
+    const ctx = fakeContext();
+    const item = (props: Record<string, unknown>) => render('Color.Item', props as never, [], { ctx }).nodes;
+    const row = render('Color.Row', { title: 'Primary' }, [...item({ name: 'blue', value: '#3B82F6' })], {
+      ctx,
+    }).nodes;
+    const { html } = render(
+      'Color',
+      { variant: 'table' },
+      [...row, ...item({ name: 'bg', value: { light: '#fff', dark: '#000' } })],
+      { ctx },
+    );
+    expect(html).toContain(
+      '<div class="ds-color ds-color-table"><div class="ds-color-row"><p class="ds-color-row-title">Primary</p>',
+    );
+    expect(html).toContain('data-value="#3B82F6" style="--ds-swatch:#3B82F6"');
+    expect(html).toContain('data-value="#fff / #000" style="--ds-swatch:#fff;--ds-swatch-dark:#000"');
+    expect(ctx.warnings).toEqual([]);
+  });
+
+  it('refuses a value that is not a CSS color before it becomes a style', () => {
+    const { html, ctx } = render('Color.Item', {
+      name: 'x',
+      value: 'red; background-image: url(https://evil.example/x)',
+    });
+    expect(html).toBe('');
+    expect(ctx.warnings[0]).toMatch(/is not a CSS color/);
   });
 });

@@ -217,6 +217,9 @@
   }
 
   function init() {
+    // <Color.Item>: a click copies the color's value.
+    for (const swatch of document.querySelectorAll('main .ds-content .ds-color-item'))
+      swatch.addEventListener('click', () => copy(swatch.dataset.value || '', () => {}));
     for (const button of document.querySelectorAll('main .ds-content .ds-prompt-copy'))
       button.addEventListener('click', () => copyPrompt(button));
     initViews();
