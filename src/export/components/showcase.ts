@@ -74,9 +74,46 @@ const Column: Component = (input) => [
   el(blockTag(input, 'div'), { className: ['ds-column'] }, input.children),
 ];
 
+/**
+ * `<GitHub.Repo repo="owner/name" variant="inset|flat">`: a card linking to the repository. The
+ * platform fetches its description and counts from GitHub's API when the page loads; an export
+ * makes no such call (it would load from another origin and go stale), so the card shows the
+ * repository's name only.
+ */
+const GitHubRepo: Component = (input) => {
+  const written = stringProp(input, 'repo')?.trim() ?? '';
+  const slug = /^(?:https?:\/\/github\.com\/)?([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/i.exec(written)?.[1];
+  if (!slug) {
+    input.ctx.warn(`<GitHub.Repo> repo="${written}" is not owner/name or a github.com URL: left out`);
+    return [];
+  }
+  const variant = stringProp(input, 'variant') === 'flat' ? 'flat' : 'inset';
+  const icon = iconFromProps({ ...input, props: { icon: 'brands github' } }, { className: 'ds-github-icon' });
+  return [
+    el(
+      'a',
+      {
+        className: ['ds-github-repo', `ds-github-repo-${variant}`],
+        href: `https://github.com/${slug}`,
+        rel: ['noopener'],
+      },
+      [
+        ...(icon ? [icon] : []),
+        el('span', { className: ['ds-github-name'] }, [{ type: 'text', value: slug }]),
+      ],
+    ),
+  ];
+};
+
 /** Text of a prompt, as it will be copied (for tests and the Markdown copy alike). */
 export function promptText(children: readonly ElementContent[]): string {
   return children.map(textContent).join('\n').trim();
 }
 
-export const showcaseComponents: Record<string, Component> = { Tile, Prompt, View, Column };
+export const showcaseComponents: Record<string, Component> = {
+  Tile,
+  Prompt,
+  View,
+  Column,
+  'GitHub.Repo': GitHubRepo,
+};

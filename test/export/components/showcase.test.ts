@@ -77,3 +77,23 @@ describe('<Color>', () => {
     expect(ctx.warnings[0]).toMatch(/is not a CSS color/);
   });
 });
+
+describe('<GitHub.Repo>', () => {
+  it('is a static card linking to the repository, from a slug or a URL; no call to GitHub', () => {
+    for (const repo of [
+      'mintlify/docs',
+      'https://github.com/mintlify/docs',
+      'https://github.com/mintlify/docs.git',
+    ]) {
+      const { html, ctx } = render('GitHub.Repo', { repo, variant: 'flat' });
+      expect(html).toMatch(
+        /^<a class="ds-github-repo ds-github-repo-flat" href="https:\/\/github\.com\/mintlify\/docs" rel="noopener"><svg[^>]*data-icon="fa-brands:github"/,
+      );
+      expect(html).toContain('<span class="ds-github-name">mintlify/docs</span>');
+      expect(ctx.warnings).toEqual([]);
+    }
+    const { html, ctx } = render('GitHub.Repo', { repo: 'javascript:alert(1)' });
+    expect(html).toBe('');
+    expect(ctx.warnings[0]).toMatch(/is not owner\/name/);
+  });
+});
