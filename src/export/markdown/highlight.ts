@@ -1,6 +1,7 @@
 import type { Element } from 'hast';
 import { h } from 'hastscript';
 import hljs from 'highlight.js/lib/common';
+import { iconElement } from '../components/icons.ts';
 import { CODE_BLOCK_CLASS } from '../render-context.ts';
 
 declare module 'mdast-util-to-hast' {
@@ -59,31 +60,66 @@ export interface CodeMeta {
   title?: string;
   /** 1-based line numbers to highlight. */
   highlight: Set<number>;
+  /** 1-based line numbers to focus (the others dimmed). */
+  focus: Set<number>;
   lineNumbers: boolean;
   wrap: boolean;
+  /** `expandable`: a long block shows its start until expanded. */
+  expandable: boolean;
+  /** `icon="…"`: an icon beside the title. */
+  icon?: string;
 }
 
-/** Parses a fence's meta: a title, `{1,3-5}` or `highlight={1,3}`, `lines`, `wrap`, `title="…"`. */
+/** Line ranges as the format writes them: "1,3-5". */
+function lineSet(ranges: string, into: Set<number>): void {
+  for (const range of ranges.split(',')) {
+    const [from, to] = range.trim().split('-').map(Number);
+    if (from === undefined || Number.isNaN(from)) continue;
+    for (let n = from; n <= (to && !Number.isNaN(to) ? to : from) && n - from < 10_000; n++) into.add(n);
+  }
+}
+
+/**
+ * Parses a fence's meta: a title (bare words or `title="…"`), `{1,3-5}` or `highlight={1,3}`,
+ * `focus={2}`, `lines`, `wrap`, `expandable`, `icon="…"`. Other `key=value` settings (a diagram's
+ * `placement`, a `theme`) are not the title: they are set aside.
+ */
 export function parseCodeMeta(meta: string | undefined): CodeMeta {
-  const result: CodeMeta = { highlight: new Set(), lineNumbers: false, wrap: false };
+  const result: CodeMeta = {
+    highlight: new Set(),
+    focus: new Set(),
+    lineNumbers: false,
+    wrap: false,
+    expandable: false,
+  };
   if (!meta) return result;
   let rest = meta;
-  rest = rest.replace(/(?:highlight=)?\{([\d,\s-]+)\}/g, (_, ranges: string) => {
-    for (const range of ranges.split(',')) {
-      const [from, to] = range.trim().split('-').map(Number);
-      if (from === undefined || Number.isNaN(from)) continue;
-      for (let n = from; n <= (to && !Number.isNaN(to) ? to : from) && n - from < 10_000; n++)
-        result.highlight.add(n);
-    }
-    return ' ';
-  });
-  rest = rest.replace(/title=(?:"([^"]*)"|'([^']*)')/, (_, a?: string, b?: string) => {
-    result.title = a ?? b;
-    return ' ';
-  });
+  rest = rest.replace(
+    /(highlight=|focus=)?\{([\d,\s-]+)\}/g,
+    (_, key: string | undefined, ranges: string) => {
+      lineSet(ranges, key === 'focus=' ? result.focus : result.highlight);
+      return ' ';
+    },
+  );
+  rest = rest.replace(
+    /([A-Za-z][\w-]*)=(?:"([^"]*)"|'([^']*)'|\{([^}]*)\}|(\S+))/g,
+    (_, key: string, ...values: Array<string | undefined>) => {
+      const value = values.slice(0, 4).find((v) => v !== undefined) ?? '';
+      if (key === 'title') result.title = value;
+      else if (key === 'icon') result.icon = value;
+      else if (key === 'lines' || key === 'wrap' || key === 'expandable') {
+        const on = value !== 'false';
+        if (key === 'lines') result.lineNumbers = on;
+        else if (key === 'wrap') result.wrap = on;
+        else result.expandable = on;
+      }
+      return ' ';
+    },
+  );
   rest = rest.replace(/(^|\s)(lines|wrap|expandable|twoslash)(?=\s|$)/g, (_, space: string, flag: string) => {
     if (flag === 'lines') result.lineNumbers = true;
     if (flag === 'wrap') result.wrap = true;
+    if (flag === 'expandable') result.expandable = true;
     return space;
   });
   const title = rest.trim();
@@ -108,10 +144,7 @@ export function codeBlock(code: string, language?: string, meta?: string): Eleme
     : escapeHtml(text);
   // One line element per source line, joined by newlines so copying the text keeps its layout.
   const lines = splitHtmlLines(html)
-    .map(
-      (line, i) =>
-        `<span class="${options.highlight.has(i + 1) ? 'line highlighted' : 'line'}">${line}</span>`,
-    )
+    .map((line, i) => `<span class="${lineClass(options, i + 1)}">${line}</span>`)
     .join('\n');
   const lang = language?.toLowerCase();
   return h(
@@ -121,12 +154,25 @@ export function codeBlock(code: string, language?: string, meta?: string): Eleme
         CODE_BLOCK_CLASS,
         ...(options.lineNumbers ? ['ds-code-lines'] : []),
         ...(options.wrap ? ['ds-code-wrap'] : []),
+        ...(options.focus.size > 0 ? ['ds-code-focus'] : []),
+        ...(options.expandable ? ['ds-code-expandable'] : []),
       ],
       dataLanguage: lang,
       dataTitle: options.title,
     },
     [
-      ...(options.title ? [h('div', { className: ['ds-code-title'] }, options.title)] : []),
+      ...(options.title
+        ? [
+            h('div', { className: ['ds-code-title'] }, [
+              ...(options.icon
+                ? [iconElement(options.icon, { library: 'fontawesome', className: 'ds-code-icon' })].filter(
+                    (e) => e !== undefined,
+                  )
+                : []),
+              options.title,
+            ]),
+          ]
+        : []),
       h('pre', { tabIndex: 0 }, [
         h('code', { className: ['hljs', ...(grammar ? [`language-${grammar}`] : [])] }, [
           { type: 'raw', value: lines, data: { text } },
@@ -134,6 +180,14 @@ export function codeBlock(code: string, language?: string, meta?: string): Eleme
       ]),
     ],
   );
+}
+
+function lineClass(options: CodeMeta, line: number): string {
+  return [
+    'line',
+    ...(options.highlight.has(line) ? ['highlighted'] : []),
+    ...(options.focus.has(line) ? ['focused'] : []),
+  ].join(' ');
 }
 
 const HTML_ESCAPES: Record<string, string> = {

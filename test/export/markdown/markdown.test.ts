@@ -32,9 +32,23 @@ describe('code blocks', () => {
     expect(parseCodeMeta('server.ts {1,3-4} lines')).toEqual({
       title: 'server.ts',
       highlight: new Set([1, 3, 4]),
+      focus: new Set(),
       lineNumbers: true,
       wrap: false,
+      expandable: false,
     });
+    expect(parseCodeMeta('app.py focus={2-3} expandable icon="python" wrap')).toEqual({
+      title: 'app.py',
+      highlight: new Set(),
+      focus: new Set([2, 3]),
+      lineNumbers: false,
+      wrap: true,
+      expandable: true,
+      icon: 'python',
+    });
+    // Settings of other kinds (a diagram's placement) are not the title.
+    expect(parseCodeMeta('placement="top-right"').title).toBeUndefined();
+    expect(parseCodeMeta('Diagram placement="top-right" theme=dark').title).toBe('Diagram');
     expect(parseCodeMeta('title="My file" highlight={2}')).toMatchObject({
       title: 'My file',
       highlight: new Set([2]),

@@ -216,7 +216,22 @@
     views[0].before(select);
   }
 
+  // Fence meta `expandable`: the block shows its start, and a button shows the rest.
+  function expandable(block) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'ds-code-expand';
+    button.textContent = 'Expand';
+    button.addEventListener('click', () => {
+      const open = !block.hasAttribute('data-expanded');
+      block.toggleAttribute('data-expanded', open);
+      button.textContent = open ? 'Collapse' : 'Expand';
+    });
+    block.appendChild(button);
+  }
+
   function init() {
+    document.querySelectorAll('main .ds-content .ds-code-expandable').forEach(expandable);
     // <Color.Item>: a click copies the color's value.
     for (const swatch of document.querySelectorAll('main .ds-content .ds-color-item'))
       swatch.addEventListener('click', () => copy(swatch.dataset.value || '', () => {}));
