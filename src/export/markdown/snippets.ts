@@ -1,12 +1,21 @@
-import { parse } from 'acorn';
 import type { Nodes, Parents, Root, RootContent } from 'mdast';
+import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
 import type { MdxjsEsm } from 'mdast-util-mdxjs-esm';
 import { DEFAULT_BUDGETS, type ExportBudgets, formatBytes, overBudget } from '../budgets.ts';
 import { ExportError } from '../errors.ts';
 import { splitFrontmatter } from '../source/frontmatter.ts';
 import { readPageSource } from '../source/page-source.ts';
 import type { DocsRepository } from '../source/repository.ts';
+import { jsxProps } from './literal-props.ts';
 import { parseBody } from './parse.ts';
+import {
+  CHILDREN_PLACEHOLDER,
+  jsonLiteral,
+  parseEsm,
+  type SnippetExport,
+  snippetExports,
+  substituteProps,
+} from './snippet-exports.ts';
 import { nests, treeSize } from './tree-size.ts';
 import { replaceVariables } from './variables.ts';
 
@@ -62,17 +71,35 @@ export class SnippetResolver {
   private expandInto(tree: Root, file: string, depth: number, inlining: Inlining): Root {
     const { warn } = inlining;
     const imports = new Map<string, string>();
+    // Values and components the tree can use: its own exports, and those it imports by name.
+    const exported = new Map<string, SnippetExport & { file: string }>();
     for (const node of tree.children) {
       if (node.type !== 'mdxjsEsm') continue;
-      for (const statement of esmStatements(node as MdxjsEsm, warn)) {
+      const statements = esmStatements(node as MdxjsEsm, warn);
+      for (const [name, found] of snippetExports(
+        node.value,
+        statements as never,
+        node.position?.start.line ?? 1,
+      ))
+        exported.set(name, { ...found, file });
+      for (const statement of statements) {
         if (statement.type !== 'ImportDeclaration') continue;
         const source = statement.source.value;
         for (const specifier of statement.specifiers) {
           if (specifier.type === 'ImportDefaultSpecifier' && /\.mdx?$/.test(source))
             imports.set(specifier.local.name, source);
-          else
+          else if (specifier.type === 'ImportSpecifier' && /\.(?:mdx?|jsx?)$/.test(source)) {
+            const name =
+              (specifier as { imported?: { name?: string } }).imported?.name ?? specifier.local.name;
+            const found = this.exportsOf(source, file, warn).get(name);
+            if (found) exported.set(specifier.local.name, found);
+            else
+              warn(
+                `import of ${name} from ${source}: not a value or a component the export can read without running code (export const ${name} = "…" or = ({ … }) => <…>); left out`,
+              );
+          } else
             warn(
-              `import of ${specifier.local.name} from ${source}: only default imports of .mdx/.md snippets are inlined`,
+              `import of ${specifier.local.name} from ${source}: only default imports of .mdx/.md snippets and named exports of values and components are used`,
             );
         }
       }
@@ -81,6 +108,16 @@ export class SnippetResolver {
     // so this recursion is bounded).
     const replace = (children: RootContent[], depth: number): RootContent[] =>
       children.flatMap((child): RootContent[] => {
+        // A component used alone on its line of text (`<Feature>text</Feature>`) stands for a block.
+        const lone = child.type === 'paragraph' ? loneJsx(child.children) : undefined;
+        const loneComponent = lone?.name ? exported.get(lone.name) : undefined;
+        if (lone && loneComponent?.kind === 'component')
+          return this.expandComponent(
+            { ...lone, type: 'mdxJsxFlowElement' } as MdxJsxFlowElement,
+            loneComponent,
+            depth,
+            inlining,
+          );
         if (child.type === 'mdxJsxFlowElement' || child.type === 'mdxJsxTextElement') {
           const source =
             child.name && imports.has(child.name)
@@ -90,6 +127,14 @@ export class SnippetResolver {
                 : undefined;
           if (source !== undefined)
             return this.inline(source, file, child.type === 'mdxJsxTextElement', depth, inlining);
+          const component = child.name ? exported.get(child.name) : undefined;
+          if (component?.kind === 'component') return this.expandComponent(child, component, depth, inlining);
+          substituteValueAttributes(child, exported);
+        }
+        if ((child.type === 'mdxFlowExpression' || child.type === 'mdxTextExpression') && exported.size > 0) {
+          const value = exported.get(child.value.trim());
+          if (value?.kind === 'value' && value.value !== null && typeof value.value !== 'object')
+            return [{ type: 'text', value: String(value.value) }];
         }
         const inner = childrenOf(child);
         if (inner)
@@ -101,6 +146,95 @@ export class SnippetResolver {
       });
     tree.children = replace(tree.children, depth);
     return tree;
+  }
+
+  /** The values and components a snippet file exports (.mdx: its import/export blocks; .js/.jsx: the whole file). */
+  private exportsOf(
+    source: string,
+    from: string,
+    warn: (message: string) => void,
+  ): Map<string, SnippetExport & { file: string }> {
+    const path = this.repo.normalize(
+      source.startsWith('/') || source.startsWith('.') ? source : `/snippets/${source}`,
+      { file: from },
+    );
+    const found = new Map<string, SnippetExport & { file: string }>();
+    if (!this.repo.exists(path)) {
+      warn(`snippet ${source} does not exist; left out`);
+      return found;
+    }
+    if (/\.mdx?$/.test(path)) {
+      for (const node of this.parsed(path, from).children) {
+        if (node.type !== 'mdxjsEsm') continue;
+        const statements = esmStatements(node as MdxjsEsm, warn);
+        for (const [name, value] of snippetExports(
+          node.value,
+          statements as never,
+          node.position?.start.line ?? 1,
+        ))
+          found.set(name, { ...value, file: path });
+      }
+      return found;
+    }
+    const text = readPageSource(this.repo, path, this.budgets.pageSourceBytes, { file: from });
+    try {
+      for (const [name, value] of snippetExports(text, parseEsm(text), 1))
+        found.set(name, { ...value, file: path });
+    } catch (error) {
+      warn(`snippet ${source}: ${(error as Error).message}; its exports are left out`);
+    }
+    return found;
+  }
+
+  /**
+   * A use of a snippet's component (`<Name a="x">children</Name>`): its JSX with the literal props
+   * put in, parsed like a snippet and inlined, the use's children where `{children}` was.
+   */
+  private expandComponent(
+    use: MdxJsxFlowElement | MdxJsxTextElement,
+    component: Extract<SnippetExport, { kind: 'component' }> & { file: string },
+    depth: number,
+    inlining: Inlining,
+  ): RootContent[] {
+    const warn = (message: string) => inlining.warn(`line ${use.position?.start.line ?? '?'}: ${message}`);
+    const props = jsxProps(use.attributes, warn, use.name ?? 'component');
+    const { stack } = inlining;
+    const key = `${component.file}#${use.name}`;
+    if (stack.includes(key))
+      throw ExportError.at({ file: inlining.page }, `snippet cycle: ${[...stack, key].join(' → ')}`);
+    let tree: Root;
+    try {
+      // Blank lines first, so the parser's lines are the snippet file's.
+      tree = parseBody(
+        `${'\n'.repeat(Math.max(0, component.line - 1))}${substituteProps(component, props)}`,
+        component.file,
+        this.budgets,
+      );
+    } catch (error) {
+      warn(
+        `<${use.name}> from ${component.file} could not be expanded: ${(error as Error).message.split('\n')[0]}`,
+      );
+      return [];
+    }
+    this.spend(inlining, key, tree, depth);
+    stack.push(key);
+    const expanded = this.expandInto(tree, component.file, depth, inlining);
+    stack.pop();
+    const withChildren = (nodes: RootContent[]): RootContent[] =>
+      nodes.flatMap((node): RootContent[] => {
+        if (
+          (node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') &&
+          node.name === CHILDREN_PLACEHOLDER
+        )
+          return use.children as RootContent[];
+        const inner = childrenOf(node);
+        if (inner) (node as { children: RootContent[] }).children = withChildren(inner);
+        return [node];
+      });
+    const content = withChildren(expanded.children.filter((n) => n.type !== 'mdxjsEsm'));
+    if (use.type === 'mdxJsxTextElement' && content.length === 1 && content[0]?.type === 'paragraph')
+      return content[0].children as RootContent[];
+    return content.map(loneElementAsBlock);
   }
 
   private inline(
@@ -188,10 +322,9 @@ function childrenOf(node: Nodes): RootContent[] | undefined {
 
 /** The statements of an import/export block: as the parser gave them, or parsed here with acorn. */
 function esmStatements(node: MdxjsEsm, warn: (message: string) => void): ImportDeclaration[] {
-  if (node.data?.estree) return node.data.estree.body as unknown as ImportDeclaration[];
   try {
-    return parse(node.value, { ecmaVersion: 'latest', sourceType: 'module' })
-      .body as unknown as ImportDeclaration[];
+    // Parsed here even when the parser attached a tree: export values need offsets into the text.
+    return parseEsm(node.value) as unknown as ImportDeclaration[];
   } catch (error) {
     warn(
       `line ${node.position?.start.line ?? '?'}: ${(error as Error).message} in ${JSON.stringify(node.value.slice(0, 80))}`,
@@ -205,4 +338,35 @@ function snippetFileAttribute(
 ): string | undefined {
   const file = attributes.find((a) => a.type === 'mdxJsxAttribute' && a.name === 'file');
   return typeof file?.value === 'string' ? file.value : undefined;
+}
+
+/** `title={name}` where `name` is an exported value: the attribute gets the value itself. */
+function substituteValueAttributes(
+  element: MdxJsxFlowElement | MdxJsxTextElement,
+  exported: ReadonlyMap<string, SnippetExport>,
+): void {
+  if (exported.size === 0) return;
+  for (const attribute of element.attributes) {
+    if (attribute.type !== 'mdxJsxAttribute' || typeof attribute.value !== 'object' || !attribute.value)
+      continue;
+    const found = exported.get(attribute.value.value.trim());
+    if (found?.kind !== 'value') continue;
+    const value = found.value;
+    if (typeof value === 'string') attribute.value = value;
+    else attribute.value = { type: 'mdxJsxAttributeValueExpression', value: jsonLiteral(value) };
+  }
+}
+
+/** The one JSX element a paragraph holds besides blank text, if that is all it holds. */
+function loneJsx(children: readonly RootContent[]): MdxJsxTextElement | undefined {
+  const content = children.filter((node) => !(node.type === 'text' && !node.value.trim()));
+  const [only] = content;
+  return content.length === 1 && only?.type === 'mdxJsxTextElement' ? only : undefined;
+}
+
+/** A paragraph that is one JSX element written on one line (`<p>Hello</p>`): the element, as a block. */
+function loneElementAsBlock(node: RootContent): RootContent {
+  if (node.type !== 'paragraph') return node;
+  const lone = loneJsx(node.children);
+  return lone ? ({ ...lone, type: 'mdxJsxFlowElement' } as MdxJsxFlowElement) : node;
 }
