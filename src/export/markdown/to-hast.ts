@@ -233,7 +233,9 @@ function htmlElement(
   const properties: Properties = {};
   for (const [key, value] of Object.entries(props)) {
     if (value === undefined || value === null) continue;
-    const name = key === 'class' ? 'className' : key === 'for' ? 'htmlFor' : key;
+    // `<img noZoom>`: the platform's opt-out of click-to-zoom, kept as data the script reads.
+    const name =
+      key === 'class' ? 'className' : key === 'for' ? 'htmlFor' : key === 'noZoom' ? 'dataNoZoom' : key;
     if (name === 'style' && typeof value === 'object')
       properties.style = styleText(value as Record<string, PropValue>);
     else if (name === 'className' && typeof value === 'string')

@@ -230,7 +230,26 @@
     block.appendChild(button);
   }
 
+  // Images zoom when clicked, as on the platform (not those in links, nor <img noZoom>).
+  function zoom(image) {
+    const dialog = document.createElement('dialog');
+    dialog.className = 'ds-zoom';
+    const big = image.cloneNode();
+    big.removeAttribute('width');
+    big.removeAttribute('height');
+    dialog.appendChild(big);
+    dialog.addEventListener('click', () => dialog.close());
+    dialog.addEventListener('close', () => dialog.remove());
+    document.body.appendChild(dialog);
+    dialog.showModal();
+  }
+
   function init() {
+    for (const image of document.querySelectorAll('main .ds-content img:not([data-no-zoom])')) {
+      if (image.closest('a')) continue;
+      image.classList.add('ds-zoomable');
+      image.addEventListener('click', () => zoom(image));
+    }
     document.querySelectorAll('main .ds-content .ds-code-expandable').forEach(expandable);
     // <Color.Item>: a click copies the color's value.
     for (const swatch of document.querySelectorAll('main .ds-content .ds-color-item'))
