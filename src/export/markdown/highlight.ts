@@ -183,11 +183,10 @@ export function codeBlock(code: string, language?: string, meta?: string): Eleme
 }
 
 function lineClass(options: CodeMeta, line: number): string {
-  return [
-    'line',
-    ...(options.highlight.has(line) ? ['highlighted'] : []),
-    ...(options.focus.has(line) ? ['focused'] : []),
-  ].join(' ');
+  // Most blocks mark no line: no work per line for them.
+  if (options.highlight.size === 0 && options.focus.size === 0) return 'line';
+  const highlighted = options.highlight.has(line) ? ' highlighted' : '';
+  return `line${highlighted}${options.focus.has(line) ? ' focused' : ''}`;
 }
 
 const HTML_ESCAPES: Record<string, string> = {
