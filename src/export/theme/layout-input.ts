@@ -61,7 +61,7 @@ export function navHref(input: LayoutInput, href: string): string {
 }
 
 export const icon = (name: string, library: SiteModel['config']['iconLibrary']) =>
-  iconElement(name, { library, className: 'ds-icon' });
+  iconElement(name, { library });
 
 /**
  * The icon of a navigation entry: a name from the site's icon library, or a path or URL to an image
