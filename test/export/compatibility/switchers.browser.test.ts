@@ -1,8 +1,6 @@
-import type { Server } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, serveSite } from '../browser-harness.ts';
-import { type ExportedFixture, exportFixture } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { exportedForBrowser } from './harness.ts';
 import { switcherSite } from './sites.ts';
 
 /**
@@ -11,20 +9,7 @@ import { switcherSite } from './sites.ts';
  * search finds pages of the reader's language only.
  */
 
-let browser: Browser;
-let http: { base: string; server: Server };
-let site: ExportedFixture;
-
-beforeAll(async () => {
-  site = await exportFixture(switcherSite());
-  http = await serveSite(site.outDir);
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  http?.server.close();
-});
+const fixture = exportedForBrowser(switcherSite());
 
 const heading = (tab: Page) => tab.locator('h1').textContent();
 
@@ -37,13 +22,13 @@ async function choose(tab: Page, kind: 'language' | 'version', option: string): 
 
 describe('switchers in a browser', () => {
   it('the export of languages × versions × tabs has no broken link', () => {
-    expect(site.warnings).toEqual([]);
-    expect(site.result.pageCount).toBe(12);
+    expect(fixture.site.warnings).toEqual([]);
+    expect(fixture.site.result.pageCount).toBe(12);
   });
 
   it('switches language and version on a page and lands on the same page, and tabs within them', async () => {
-    const tab = await browser.newPage();
-    await tab.goto(`${http.base}quickstart.html`);
+    const tab = await fixture.browser.newPage();
+    await tab.goto(`${fixture.base}quickstart.html`);
     expect(await heading(tab)).toBe('quickstart en v2');
     await choose(tab, 'language', 'Français');
     expect(await heading(tab)).toBe('quickstart fr v2');
@@ -60,12 +45,12 @@ describe('switchers in a browser', () => {
   });
 
   it('searches in the reader’s language only', async () => {
-    const tab = await browser.newPage();
+    const tab = await fixture.browser.newPage();
     for (const [path, word, expected, other] of [
       ['fr/quickstart.html', 'parapluie', /fr/, /\ben\b/],
       ['quickstart.html', 'umbrella', /en/, /\bfr\b/],
     ] as const) {
-      await tab.goto(`${http.base}${path}`);
+      await tab.goto(`${fixture.base}${path}`);
       await tab.locator('.ds-search-trigger').click();
       const dialog = tab.getByRole('dialog');
       await dialog.locator('input').fill(word);

@@ -1,53 +1,30 @@
-import type { Server } from 'node:http';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, serveSite } from '../browser-harness.ts';
-import { type ExportedFixture, exportFixture } from '../compatibility/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { exportedForBrowser, PNG_PIXEL } from '../compatibility/harness.ts';
 import { page } from '../fixtures.ts';
 
 /** The interactive parts of the components issue 16 added, in headless Chromium. */
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-).toString('latin1');
-
-let browser: Browser;
-let http: { base: string; server: Server };
-let site: ExportedFixture;
-
-beforeAll(async () => {
-  site = await exportFixture({
-    'docs.json': { name: 'Show', navigation: { groups: [{ group: 'G', pages: ['index'] }] } },
-    'index.mdx': page(
-      'Home',
-      [
-        '<View title="JavaScript">JS view text</View>',
-        '<View title="Python">Python view text</View>',
-        '<Prompt description="Try it">Summarize this page.</Prompt>',
-        '<img src="/dot.png" alt="zoom me" />',
-        '<img src="/dot.png" alt="fixed" noZoom />',
-        '```js long.js expandable\n' +
-          Array.from({ length: 60 }, (_, i) => `line(${i});`).join('\n') +
-          '\n```',
-      ].join('\n\n'),
-    ),
-    'dot.png': PNG,
-  });
-  http = await serveSite(site.outDir);
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  http?.server.close();
+const fixture = exportedForBrowser({
+  'docs.json': { name: 'Show', navigation: { groups: [{ group: 'G', pages: ['index'] }] } },
+  'index.mdx': page(
+    'Home',
+    [
+      '<View title="JavaScript">JS view text</View>',
+      '<View title="Python">Python view text</View>',
+      '<Prompt description="Try it">Summarize this page.</Prompt>',
+      '<img src="/dot.png" alt="zoom me" />',
+      '<img src="/dot.png" alt="fixed" noZoom />',
+      `\`\`\`js long.js expandable\n${Array.from({ length: 60 }, (_, i) => `line(${i});`).join('\n')}\n\`\`\``,
+    ].join('\n\n'),
+  ),
+  'dot.png': PNG_PIXEL,
 });
 
 describe('showcase components in a browser', () => {
   it('View: one switcher shows one view, and the choice is remembered on the next visit', async () => {
-    const context = await browser.newContext();
+    const context = await fixture.browser.newContext();
     const tab = await context.newPage();
-    await tab.goto(`${http.base}index.html`);
+    await tab.goto(`${fixture.base}index.html`);
     const visible = () => tab.locator('.ds-view:visible').allTextContents();
     expect((await visible()).join()).toContain('JS view text');
     expect((await visible()).join()).not.toContain('Python view text');
@@ -59,12 +36,12 @@ describe('showcase components in a browser', () => {
   });
 
   it('Prompt copies its text; images zoom unless noZoom; expandable code expands', async () => {
-    const context = await browser.newContext();
+    const context = await fixture.browser.newContext();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-      origin: new URL(http.base).origin,
+      origin: new URL(fixture.base).origin,
     });
     const tab = await context.newPage();
-    await tab.goto(`${http.base}index.html`);
+    await tab.goto(`${fixture.base}index.html`);
     await tab.locator('.ds-prompt-copy').click();
     await expect.poll(() => tab.evaluate(() => navigator.clipboard.readText())).toBe('Summarize this page.');
     expect(await tab.locator('img[alt="fixed"]').getAttribute('class')).toBeNull();

@@ -1,15 +1,8 @@
-import type { Server } from 'node:http';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, serveSite } from '../browser-harness.ts';
-import { type ExportedFixture, exportFixture } from '../compatibility/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { exportedForBrowser } from '../compatibility/harness.ts';
 import { page } from '../fixtures.ts';
 
 /** LaTeX typeset at build time with KaTeX: its stylesheet and fonts shipped, only to pages with math. */
-
-let browser: Browser;
-let http: { base: string; server: Server };
-let site: ExportedFixture;
 
 const files = {
   'docs.json': { name: 'Math', navigation: { groups: [{ group: 'G', pages: ['index', 'plain', 'none'] }] } },
@@ -21,34 +14,25 @@ const files = {
   'none.mdx': page('None', 'No math here.'),
 };
 
-beforeAll(async () => {
-  site = await exportFixture(files, { deployment: 'air-gapped' });
-  http = await serveSite(site.outDir);
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  http?.server.close();
-});
+const fixture = exportedForBrowser(files, { deployment: 'air-gapped' });
 
 describe('math', () => {
   it('$…$, $$…$$ and <Latex> typeset at build time, in MDX and Markdown pages', () => {
-    const html = site.file('index.html');
+    const html = fixture.site.file('index.html');
     expect(html).toMatch(/<span class="ds-math ds-math-inline"><span class="katex">/);
     expect(html).toMatch(/<div class="ds-math ds-math-display"><span class="katex-display">/);
     expect(html).toContain('<math xmlns="http://www.w3.org/1998/Math/MathML"');
-    expect(site.file('plain.html')).toMatch(
+    expect(fixture.site.file('plain.html')).toMatch(
       /Inline <span class="ds-math ds-math-inline"><span class="katex">/,
     );
   });
 
   it('TeX that KaTeX refuses or cannot read is shown as its source, with a warning and its line', () => {
-    const html = site.file('index.html');
+    const html = fixture.site.file('index.html');
     expect(html).not.toMatch(/href="javascript/);
     expect(html).toContain('<code class="ds-math-source">\\frac{a</code>');
     expect(
-      site.result.warnings
+      fixture.site.result.warnings
         .filter((w) => w.message.startsWith('math'))
         .map((w) => [w.file, w.line, w.message.slice(0, 40)]),
     ).toEqual([
@@ -58,22 +42,22 @@ describe('math', () => {
   });
 
   it('KaTeX’s stylesheet and fonts go only to pages with math, and load from the site itself', async () => {
-    expect(site.file('none.html')).not.toContain('katex');
-    const tab = await browser.newPage();
+    expect(fixture.site.file('none.html')).not.toContain('katex');
+    const tab = await fixture.browser.newPage();
     const requests: string[] = [];
     const failed: string[] = [];
     tab.on('request', (request) => requests.push(request.url()));
     tab.on('response', (response) => {
       if (response.status() >= 400) failed.push(response.url());
     });
-    await tab.goto(`${http.base}index.html`);
+    await tab.goto(`${fixture.base}index.html`);
     await tab.evaluate(() => document.fonts.ready);
     const fonts = await tab.evaluate(() =>
       [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family),
     );
     expect(fonts).toEqual(expect.arrayContaining(['KaTeX_Main']));
     expect(failed).toEqual([]);
-    expect(requests.every((url) => url.startsWith(http.base))).toBe(true);
+    expect(requests.every((url) => url.startsWith(fixture.base))).toBe(true);
     await tab.close();
   });
 });

@@ -1,50 +1,29 @@
-import type { Server } from 'node:http';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, serveSite } from '../browser-harness.ts';
-import { type ExportedFixture, exportFixture } from '../compatibility/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { exportedForBrowser, exportFixture, PNG_PIXEL } from '../compatibility/harness.ts';
 import { page } from '../fixtures.ts';
 
 /** Tailwind classes in authored MDX and Markdown, styled by CSS generated for exactly those classes. */
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-).toString('latin1');
-
-let browser: Browser;
-let http: { base: string; server: Server };
-let site: ExportedFixture;
-
-beforeAll(async () => {
-  site = await exportFixture({
-    'docs.json': { name: 'Tailwind', navigation: { groups: [{ group: 'G', pages: ['index', 'plain'] }] } },
-    'index.mdx': page(
-      'Home',
-      [
-        '<img className="dark:hidden" src="/images/light.png" alt="light logo" />',
-        '<img className="hidden dark:block" src="/images/dark.png" alt="dark logo" />',
-        '<div className="flex gap-[13px] rounded-xl md:flex-row" id="hero"><span>a</span><span>b</span></div>',
-        '<div className="bg-[url(https://evil.example/x.png)]">x</div>',
-      ].join('\n\n'),
-    ),
-    'plain.md': page('Plain', '<p class="text-right">right</p>'),
-    'images/light.png': PNG,
-    'images/dark.png': PNG,
-  });
-  http = await serveSite(site.outDir);
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  http?.server.close();
+const fixture = exportedForBrowser({
+  'docs.json': { name: 'Tailwind', navigation: { groups: [{ group: 'G', pages: ['index', 'plain'] }] } },
+  'index.mdx': page(
+    'Home',
+    [
+      '<img className="dark:hidden" src="/images/light.png" alt="light logo" />',
+      '<img className="hidden dark:block" src="/images/dark.png" alt="dark logo" />',
+      '<div className="flex gap-[13px] rounded-xl md:flex-row" id="hero"><span>a</span><span>b</span></div>',
+      '<div className="bg-[url(https://evil.example/x.png)]">x</div>',
+    ].join('\n\n'),
+  ),
+  'plain.md': page('Plain', '<p class="text-right">right</p>'),
+  'images/light.png': PNG_PIXEL,
+  'images/dark.png': PNG_PIXEL,
 });
 
 describe('Tailwind classes', () => {
   it('className and class: Tailwind utilities, dark: variants following the theme switch', async () => {
-    const tab = await browser.newPage();
-    await tab.goto(`${http.base}index.html`);
+    const tab = await fixture.browser.newPage();
+    await tab.goto(`${fixture.base}index.html`);
     const shown = async () =>
       tab.evaluate(() =>
         [...document.querySelectorAll('.ds-content img')]
@@ -63,7 +42,7 @@ describe('Tailwind classes', () => {
       .locator('#hero')
       .evaluate((node) => [getComputedStyle(node).display, getComputedStyle(node).columnGap]);
     expect(hero).toEqual(['flex', '13px']);
-    await tab.goto(`${http.base}plain.html`);
+    await tab.goto(`${fixture.base}plain.html`);
     expect(
       await tab
         .locator('.ds-content p', { hasText: 'right' })
@@ -73,7 +52,7 @@ describe('Tailwind classes', () => {
   });
 
   it('the CSS is generated for the classes the pages use only, through the stylesheet policy', () => {
-    const css = site.file('_docsnap/site.css');
+    const css = fixture.site.file('_docsnap/site.css');
     expect(css).toContain('.ds-article .dark\\:hidden:where([data-theme=dark], [data-theme=dark] *)');
     expect(css).not.toContain('.ds-article .grid-cols-3'); // not used by any page
     // Connected export: a URL in an arbitrary value is allowed like in a stylesheet; an air-gapped one would drop it.
