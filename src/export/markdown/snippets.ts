@@ -73,15 +73,10 @@ export class SnippetResolver {
     const imports = new Map<string, string>();
     // Values and components the tree can use: its own exports, and those it imports by name.
     const exported = new Map<string, SnippetExport & { file: string }>();
+    for (const [name, found] of treeExports(tree, file, warn)) exported.set(name, found);
     for (const node of tree.children) {
       if (node.type !== 'mdxjsEsm') continue;
       const statements = esmStatements(node as MdxjsEsm, warn);
-      for (const [name, found] of snippetExports(
-        node.value,
-        statements as never,
-        node.position?.start.line ?? 1,
-      ))
-        exported.set(name, { ...found, file });
       for (const statement of statements) {
         if (statement.type !== 'ImportDeclaration') continue;
         const source = statement.source.value;
@@ -163,19 +158,7 @@ export class SnippetResolver {
       warn(`snippet ${source} does not exist; left out`);
       return found;
     }
-    if (/\.mdx?$/.test(path)) {
-      for (const node of this.parsed(path, from).children) {
-        if (node.type !== 'mdxjsEsm') continue;
-        const statements = esmStatements(node as MdxjsEsm, warn);
-        for (const [name, value] of snippetExports(
-          node.value,
-          statements as never,
-          node.position?.start.line ?? 1,
-        ))
-          found.set(name, { ...value, file: path });
-      }
-      return found;
-    }
+    if (/\.mdx?$/.test(path)) return treeExports(this.parsed(path, from), path, warn);
     const text = readPageSource(this.repo, path, this.budgets.pageSourceBytes, { file: from });
     try {
       for (const [name, value] of snippetExports(text, parseEsm(text), 1))
@@ -321,10 +304,16 @@ function childrenOf(node: Nodes): RootContent[] | undefined {
 }
 
 /** The statements of an import/export block: as the parser gave them, or parsed here with acorn. */
+const statementsOf = new WeakMap<MdxjsEsm, ImportDeclaration[]>();
+
 function esmStatements(node: MdxjsEsm, warn: (message: string) => void): ImportDeclaration[] {
+  const known = statementsOf.get(node);
+  if (known) return known;
   try {
     // Parsed here even when the parser attached a tree: export values need offsets into the text.
-    return parseEsm(node.value) as unknown as ImportDeclaration[];
+    const statements = parseEsm(node.value) as unknown as ImportDeclaration[];
+    statementsOf.set(node, statements);
+    return statements;
   } catch (error) {
     warn(
       `line ${node.position?.start.line ?? '?'}: ${(error as Error).message} in ${JSON.stringify(node.value.slice(0, 80))}`,
@@ -369,4 +358,24 @@ function loneElementAsBlock(node: RootContent): RootContent {
   if (node.type !== 'paragraph') return node;
   const lone = loneJsx(node.children);
   return lone ? ({ ...lone, type: 'mdxJsxFlowElement' } as MdxJsxFlowElement) : node;
+}
+
+/** The values and components the import/export blocks of a parsed page or snippet export. */
+function treeExports(
+  tree: Root,
+  file: string,
+  warn: (message: string) => void,
+): Map<string, SnippetExport & { file: string }> {
+  const found = new Map<string, SnippetExport & { file: string }>();
+  for (const node of tree.children) {
+    if (node.type !== 'mdxjsEsm') continue;
+    const statements = esmStatements(node as MdxjsEsm, warn);
+    for (const [name, value] of snippetExports(
+      node.value,
+      statements as never,
+      node.position?.start.line ?? 1,
+    ))
+      found.set(name, { ...value, file });
+  }
+  return found;
 }
