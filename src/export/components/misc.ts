@@ -19,7 +19,7 @@ const Mermaid: Component = (input) => {
   return [input.ctx.codeBlock(chart, 'mermaid')];
 };
 
-/** `<Panel>`: content the original shows in the side column; here it stays in the flow as an aside. */
+/** `<Panel>`: content for the side column; the layout puts a top-level one where the table of contents would be. */
 const Panel: Component = (input) => [
   el(blockTag(input, 'aside'), { className: ['ds-panel'] }, input.children),
 ];

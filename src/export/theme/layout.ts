@@ -51,7 +51,10 @@ export function renderLayout(input: LayoutInput): Element {
     page.route === '' || page.title === config.name ? config.name : `${page.title} - ${config.name}`;
   const mode = page.mode ?? 'default';
   const showSidebar = mode !== 'custom';
-  const showToc = mode === 'default' && input.toc.length > 0;
+  // <Panel> content takes the table of contents' place in the side column, as on the platform.
+  const panels = mode === 'default' ? input.content.filter(isPanel) : [];
+  const content = panels.length > 0 ? input.content.filter((node) => !isPanel(node)) : input.content;
+  const showToc = mode === 'default' && input.toc.length > 0 && panels.length === 0;
   const shared = sharedHead(site, options);
 
   const head: ElementContent[] = [
@@ -119,13 +122,14 @@ export function renderLayout(input: LayoutInput): Element {
             ...pageActions(input),
             ...(page.description ? [h('p', { className: ['ds-description'] }, page.description)] : []),
           ]),
-          h('div', { className: ['ds-content'] }, input.content),
+          h('div', { className: ['ds-content'] }, content),
           ...directoryListing(input),
         ]),
         pagination(input),
         prerendered(input, 'footer', () => footer(input)),
       ]),
       ...(showToc ? [tableOfContents(input.toc, uiText(input).onThisPage)] : []),
+      ...(panels.length > 0 ? [h('aside', { className: ['ds-toc', 'ds-panel-column'] }, panels)] : []),
     ]),
   ];
 
@@ -293,6 +297,15 @@ function header(input: LayoutInput): Element {
       ? [h('nav', { className: ['ds-tabs'], ariaLabel: 'Sections' }, [h('ul', sectionLinks)])]
       : []),
   ]);
+}
+
+/** A `<Panel>` at the top level of the page's content. */
+function isPanel(node: ElementContent): boolean {
+  return (
+    node.type === 'element' &&
+    Array.isArray(node.properties.className) &&
+    node.properties.className.includes('ds-panel')
+  );
 }
 
 function tableOfContents(toc: TocEntry[], title: string): Element {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { exportFixture } from '../compatibility/harness.ts';
+import { page } from '../fixtures.ts';
 import { fakeContext, paragraph, render } from './fake-context.ts';
 
 describe('<Tile>', () => {
@@ -95,5 +97,18 @@ describe('<GitHub.Repo>', () => {
     const { html, ctx } = render('GitHub.Repo', { repo: 'javascript:alert(1)' });
     expect(html).toBe('');
     expect(ctx.warnings[0]).toMatch(/is not owner\/name/);
+  });
+});
+
+describe('<Panel>', () => {
+  it('takes the table of contents’ place in the side column', async () => {
+    const site = await exportFixture({
+      'docs.json': { name: 'P', navigation: { groups: [{ group: 'G', pages: ['index'] }] } },
+      'index.mdx': page('Home', '## Section\n\nText.\n\n<Panel>\n  Side note.\n</Panel>'),
+    });
+    const html = site.file('index.html');
+    expect(html).toMatch(/<aside class="ds-toc ds-panel-column"><aside class="ds-panel">[\s\S]*Side note/);
+    expect(html).not.toContain('ds-toc-title');
+    expect(/<div class="ds-content">[\s\S]*?<\/div><\/article>/.exec(html)?.[0]).not.toContain('Side note');
   });
 });
