@@ -178,7 +178,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
         airGapped: options.deployment === 'air-gapped',
         published: new Set([...site.assets, ...site.stylesheets]),
       },
-      (message) => warnings.push({ file: site.config.configFile, message }),
+      configWarning,
     );
     for (const file of siteAssets(site, options, configWarning, utilities)) write(file.path, file.contents);
     for (const [path, css] of stylesheets) write(path, css);

@@ -32,6 +32,7 @@ export type StylesheetOutcome = { css: string; warnings: string[] } | { refused:
 
 /** Larger stylesheets are refused rather than parsed (generated ones stay well below). */
 export const MAX_STYLESHEET_BYTES = 8 * 1024 * 1024;
+export const TOO_LARGE = `a stylesheet of more than ${MAX_STYLESHEET_BYTES / 1024 / 1024} MiB is not published`;
 /** Rules nest a few levels (media, supports, nesting); PostCSS walks them recursively. */
 const MAX_DEPTH = 64;
 
@@ -49,10 +50,7 @@ const SCRIPT_HOOKS = /^(?:behavior|-moz-binding)$/i;
 const DATA_RESOURCE = /^data:(?:image|font|application\/(?:x-)?font)[a-z0-9.+/-]*[;,]/i;
 
 export function sanitizeStylesheet(source: string, context: StylesheetContext): StylesheetOutcome {
-  if (Buffer.byteLength(source) > MAX_STYLESHEET_BYTES)
-    return {
-      refused: `a stylesheet of more than ${MAX_STYLESHEET_BYTES / 1024 / 1024} MiB is not published`,
-    };
+  if (Buffer.byteLength(source) > MAX_STYLESHEET_BYTES) return { refused: TOO_LARGE };
   const depth = nestingDepth(source);
   if (depth > MAX_DEPTH) return { refused: `rules nested ${depth} deep exceed the limit of ${MAX_DEPTH}` };
   let root: Root;

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceProblem } from '../errors.ts';
 import type { SiteModel } from '../source/load-site.ts';
-import { MAX_STYLESHEET_BYTES, sanitizeStylesheet } from './stylesheet-policy.ts';
+import { MAX_STYLESHEET_BYTES, sanitizeStylesheet, TOO_LARGE } from './stylesheet-policy.ts';
 
 /**
  * The repository's stylesheets as the export publishes them: each one held to the stylesheet
@@ -20,7 +20,7 @@ export function publishStylesheets(
     const full = join(site.root, file);
     const outcome =
       statSync(full).size > MAX_STYLESHEET_BYTES
-        ? { refused: `a stylesheet of more than ${MAX_STYLESHEET_BYTES / 1024 / 1024} MiB is not published` }
+        ? { refused: TOO_LARGE } // refused before it is read
         : sanitizeStylesheet(readFileSync(full, 'utf8'), { file, airGapped, published });
     if ('refused' in outcome) {
       warnings.push({ file, message: `${outcome.refused}; the stylesheet is left out` });

@@ -101,21 +101,34 @@ export function el(tag: string, properties: Properties, children: ElementContent
   return h(tag, properties, children);
 }
 
-const pageIds = new WeakMap<object, { counts: Map<string, number>; issued: Set<string> }>();
+/** What a page being rendered keeps while its components render: the ids it has issued. */
+interface PageIds {
+  counts: Map<string, number>;
+  issued: Set<string>;
+  /** The platform's anchor ids (anchor-ids.ts). */
+  anchors: ComponentIds;
+}
+const pageIds = new WeakMap<object, PageIds>();
 
 /**
- * An id unique within the page being rendered: `base` the first time, then `base-2`, `base-3`… The renderer may
- * hand each component a copy of the page's context (to add line numbers to warnings), so the page is recognised
- * by its resolveHref, which is bound to one page by nature (its links are relative to that page). Ids therefore
- * restart on every page and come out the same from one export to the next.
+ * The ids of the page being rendered. The renderer may hand each component a copy of the page's
+ * context (to add line numbers to warnings), so the page is recognised by its resolveHref, which is
+ * bound to one page by nature (its links are relative to that page). Ids therefore restart on every
+ * page and come out the same from one export to the next.
  */
-export function uniqueId(ctx: RenderContext, base: string): string {
+function idsOf(ctx: RenderContext): PageIds {
   const page: object = ctx.resolveHref;
   let ids = pageIds.get(page);
   if (!ids) {
-    ids = { counts: new Map(), issued: new Set() };
+    ids = { counts: new Map(), issued: new Set(), anchors: new ComponentIds() };
     pageIds.set(page, ids);
   }
+  return ids;
+}
+
+/** An id unique within the page being rendered: `base` the first time, then `base-2`, `base-3`… */
+export function uniqueId(ctx: RenderContext, base: string): string {
+  const ids = idsOf(ctx);
   let count = ids.counts.get(base) ?? 0;
   let id: string;
   do {
@@ -127,17 +140,9 @@ export function uniqueId(ctx: RenderContext, base: string): string {
   return id;
 }
 
-const pageComponentIds = new WeakMap<object, ComponentIds>();
-
 /** The platform's ids for the components of the page being rendered (anchors authors link to; see anchor-ids.ts). */
 export function componentIds(ctx: RenderContext): ComponentIds {
-  const page: object = ctx.resolveHref; // one page, as for uniqueId
-  let ids = pageComponentIds.get(page);
-  if (!ids) {
-    ids = new ComponentIds();
-    pageComponentIds.set(page, ids);
-  }
-  return ids;
+  return idsOf(ctx).anchors;
 }
 
 /** `ds-tabs-1`, `ds-tabs-2`…: ids for widgets, which nobody links to. */

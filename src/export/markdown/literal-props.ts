@@ -1,6 +1,7 @@
 import { parseExpressionAt } from 'acorn';
 import type { ElementContent } from 'hast';
 import type { MdxJsxAttribute, MdxJsxExpressionAttribute } from 'mdast-util-mdx-jsx';
+import { textContent } from '../components/shared.ts';
 import type { ComponentProps, PropValue } from '../render-context.ts';
 
 /** Thrown for an expression that is not a plain literal: it would need JavaScript to run. */
@@ -129,7 +130,7 @@ export function jsxProps(
         warn(`<${element} ${attribute.name}={…}>: JSX that cannot be read as static markup was ignored`);
       else {
         markup.into[attribute.name] = nodes;
-        props[attribute.name] = nodes.map(plainText).join('').trim();
+        props[attribute.name] = nodes.map(textContent).join('').trim();
       }
     } else {
       const parsed = literalExpression(expressionTree(value));
@@ -141,9 +142,4 @@ export function jsxProps(
     }
   }
   return props;
-}
-
-function plainText(node: ElementContent): string {
-  if (node.type === 'text') return node.value;
-  return node.type === 'element' ? node.children.map(plainText).join('') : '';
 }

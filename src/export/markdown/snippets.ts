@@ -149,10 +149,7 @@ export class SnippetResolver {
     from: string,
     warn: (message: string) => void,
   ): Map<string, SnippetExport & { file: string }> {
-    const path = this.repo.normalize(
-      source.startsWith('/') || source.startsWith('.') ? source : `/snippets/${source}`,
-      { file: from },
-    );
+    const path = this.snippetPath(source, from);
     const found = new Map<string, SnippetExport & { file: string }>();
     if (!this.repo.exists(path)) {
       warn(`snippet ${source} does not exist; left out`);
@@ -220,6 +217,12 @@ export class SnippetResolver {
     return content.map(loneElementAsBlock);
   }
 
+  /** A snippet named in an import or a `<Snippet file>`: relative to the file, or under /snippets/ when bare. */
+  private snippetPath(source: string, from: string): string {
+    const written = source.startsWith('/') || source.startsWith('.') ? source : `/snippets/${source}`;
+    return this.repo.normalize(written, { file: from });
+  }
+
   private inline(
     source: string,
     from: string,
@@ -227,10 +230,7 @@ export class SnippetResolver {
     depth: number,
     inlining: Inlining,
   ): RootContent[] {
-    const path = this.repo.normalize(
-      source.startsWith('/') || source.startsWith('.') ? source : `/snippets/${source}`,
-      { file: from },
-    );
+    const path = this.snippetPath(source, from);
     const { stack } = inlining;
     if (stack.includes(path))
       throw ExportError.at({ file: from }, `snippet cycle: ${[...stack, path].join(' → ')}`);

@@ -34,7 +34,7 @@ function mdxPageToHast(tree: MdastRoot, ctx: RenderContext): HastRoot {
     const inline = node.type === 'mdxJsxTextElement';
     // A fragment (<>…</>): micromark gives a null name, the native parser none at all.
     if (name === null || name === undefined) return state.all(node) as ElementContent[];
-    const warn = (message: string) => ctx.warn(`line ${node.position?.start.line ?? '?'}: ${message}`);
+    const warn = warnAt(ctx, node);
     const markupProps: Record<string, ElementContent[]> = {};
     const props = jsxProps(node.attributes, warn, name, {
       render: (jsx) => jsxMarkup(jsx, ctx, warn),
@@ -82,17 +82,23 @@ type CodeNode = { value: string; lang?: string | null; meta?: string | null };
 /** Links and images as written in Markdown point into the repository: resolved here, once. */
 function linkHandlers(ctx: RenderContext): Handlers {
   // A broken link is reported with the line of the link.
-  const at = (node: { position?: { start: { line: number } } }) =>
-    node.position
-      ? (message: string) => ctx.warn(`line ${node.position?.start.line}: ${message}`)
-      : undefined;
   return {
-    link: (state, node) => resolveUrls(defaultHandlers.link(state, node), ctx, at(node)),
-    linkReference: (state, node) => resolveUrls(defaultHandlers.linkReference(state, node), ctx, at(node)),
-    image: (state, node) => resolveUrls(defaultHandlers.image(state, node), ctx, at(node)),
-    imageReference: (state, node) => resolveUrls(defaultHandlers.imageReference(state, node), ctx, at(node)),
+    link: (state, node) => resolveUrls(defaultHandlers.link(state, node), ctx, warnAt(ctx, node)),
+    linkReference: (state, node) =>
+      resolveUrls(defaultHandlers.linkReference(state, node), ctx, warnAt(ctx, node)),
+    image: (state, node) => resolveUrls(defaultHandlers.image(state, node), ctx, warnAt(ctx, node)),
+    imageReference: (state, node) =>
+      resolveUrls(defaultHandlers.imageReference(state, node), ctx, warnAt(ctx, node)),
   };
 }
+
+/** The page's warn for one node of the source: its messages start with the node's line. */
+function warnAt(ctx: RenderContext, node: Positioned): (message: string) => void {
+  const line = node.position?.start.line;
+  return line === undefined ? ctx.warn : (message) => ctx.warn(`line ${line}: ${message}`);
+}
+
+type Positioned = { position?: { start: { line: number } } };
 
 /**
  * A .md page: its raw HTML is parsed for real, then the whole page is held to the authored-HTML
@@ -141,13 +147,11 @@ function markdownPageToHast(tree: MdastRoot, ctx: RenderContext): HastRoot {
 
 /** `$$…$$` and `$…$`: typeset with KaTeX (math.ts), warnings with the line of the formula. */
 function mathHandlers(ctx: RenderContext, place: (element: Element) => Element): Handlers {
-  const warnAt = (node: { position?: { start: { line: number } } }) => (message: string) =>
-    ctx.warn(node.position ? `line ${node.position.start.line}: ${message}` : message);
   return {
-    math: (_state, node: { value: string; position?: { start: { line: number } } }) =>
-      place(typeset(node.value, true, warnAt(node))),
-    inlineMath: (_state, node: { value: string; position?: { start: { line: number } } }) =>
-      place(typeset(node.value, false, warnAt(node))),
+    math: (_state, node: { value: string } & Positioned) =>
+      place(typeset(node.value, true, warnAt(ctx, node))),
+    inlineMath: (_state, node: { value: string } & Positioned) =>
+      place(typeset(node.value, false, warnAt(ctx, node))),
   };
 }
 

@@ -212,14 +212,19 @@ export function flattenNavigation(
   }
 
   /** The scope of a group or divider inside `scope`, once its depth is checked. */
-  const nested = (scope: Scope, location: string, label: string, node: Json): Scope => {
-    const depth = scope.depth + 1;
+  /** `depth`, once checked against the budget: the walk and the sidebar recurse that deep. */
+  const checkedDepth = (location: string, depth: number): number => {
     if (depth > limits.maxDepth)
       throw overBudget(
         { file: configFile },
         `${elide(location)}: navigation nested ${depth} deep exceeds the limit of ${limits.maxDepth}`,
         'navigationDepth',
       );
+    return depth;
+  };
+
+  const nested = (scope: Scope, location: string, label: string, node: Json): Scope => {
+    const depth = checkedDepth(location, scope.depth + 1);
     return {
       ...scope,
       depth,
@@ -381,13 +386,7 @@ export function flattenNavigation(
           globalLinks.push({ label, href: entry.href, icon: iconOf(entry) });
           return;
         }
-        const depth = scope.depth + (path.length > 0 ? 1 : 0);
-        if (depth > limits.maxDepth)
-          throw overBudget(
-            { file: configFile },
-            `${elide(at)}: navigation nested ${depth} deep exceeds the limit of ${limits.maxDepth}`,
-            'navigationDepth',
-          );
+        const depth = checkedDepth(at, scope.depth + (path.length > 0 ? 1 : 0));
         const choice = scopeChoice(key, label, entry, at);
         if (choice.kind === 'language' && !LANGUAGE_CODES.has(label)) {
           problem(

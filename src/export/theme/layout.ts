@@ -56,6 +56,7 @@ export function renderLayout(input: LayoutInput): Element {
   const content = panels.length > 0 ? input.content.filter((node) => !isPanel(node)) : input.content;
   const showToc = mode === 'default' && input.toc.length > 0 && panels.length === 0;
   const shared = sharedHead(site, options);
+  const dismissKey = bannerKey(chromeOf(input));
 
   const head: ElementContent[] = [
     h('meta', { charSet: 'utf-8' }),
@@ -138,7 +139,7 @@ export function renderLayout(input: LayoutInput): Element {
     'html',
     {
       lang: pageLanguage(site, page),
-      ...(bannerKey(chromeOf(input)) ? { dataBanner: bannerKey(chromeOf(input)) } : {}),
+      ...(dismissKey ? { dataBanner: dismissKey } : {}),
       ...(searchScope(site, page) ? { dataSearchScope: searchScope(site, page) } : {}),
       dataRoot: root || './',
       dataSection: String(page.section),

@@ -150,13 +150,18 @@ function agreement(a: ScopeChoice[], b: ScopeChoice[], from: number): number {
 
 /** The page's language tag for `<html lang>`: its section's language, else English. */
 export function pageLanguage(site: SiteModel, page: PageSpec): string {
-  const code = site.sections[page.section]?.path.find((choice) => choice.kind === 'language')?.code;
+  const code = languageCode(site, page);
   return code ? languageTag(code) : 'en';
+}
+
+/** The code of the language the page's section is under, as docs.json writes it, if any. */
+function languageCode(site: SiteModel, page: PageSpec): string | undefined {
+  return site.sections[page.section]?.path.find((choice) => choice.kind === 'language')?.code;
 }
 
 /** The folder of the search index a page searches: its language's ("fr/"), or the site's (""). */
 export function searchScope(site: SiteModel, page: PageSpec): string {
-  const code = site.sections[page.section]?.path.find((choice) => choice.kind === 'language')?.code;
+  const code = languageCode(site, page);
   return code ? `${languageTag(code)}/` : '';
 }
 
