@@ -28,6 +28,7 @@ import { copyAssets } from './assets/copy-assets.ts';
 import { publishScripts } from './assets/scripts.ts';
 import { publishStylesheets } from './assets/stylesheets.ts';
 import { ExportError, type SourceProblem } from './errors.ts';
+import { canDrawDiagrams, mermaidAssets, NO_MERMAID_WARNING } from './diagrams/mermaid.ts';
 import { katexAssets } from './markdown/math.ts';
 import { type ExportOptions, type ExportOptionsInput, resolveOptions } from './options.ts';
 import { assertAssetNames } from './output/output-names.ts';
@@ -132,6 +133,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     const ids = new Map<string, Set<string>>();
     const classes = new Set<string>();
     let hasMath = false;
+    let hasDiagrams = false;
     const fragmentLinks: Array<FragmentLink & { from: string; file: string }> = [];
     await renderPages(
       site,
@@ -147,6 +149,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
         ids.set(rendered.output, new Set(rendered.ids));
         for (const name of rendered.classes) if (classes.size < MAX_SITE_CLASSES) classes.add(name);
         if (rendered.math) hasMath = true;
+        if (rendered.diagrams) hasDiagrams = true;
         const file = site.pages[rendered.index]?.source ?? site.config.configFile;
         for (const link of rendered.fragmentLinks)
           fragmentLinks.push({ ...link, from: rendered.output, file });
@@ -183,6 +186,8 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     for (const file of siteAssets(site, options, configWarning, utilities)) write(file.path, file.contents);
     for (const [path, css] of stylesheets) write(path, css);
     if (hasMath) for (const file of katexAssets()) write(file.path, file.contents);
+    if (hasDiagrams && !canDrawDiagrams()) configWarning(NO_MERMAID_WARNING);
+    if (hasDiagrams) for (const file of mermaidAssets()) write(file.path, file.contents);
     for (const [path, js] of scripts) write(path, js);
     listedPagesPerSection(site).forEach((size, index) => {
       if (size > FULL_NAV_LIMIT) {

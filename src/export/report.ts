@@ -38,6 +38,7 @@ const KINDS = [
   ['redirect', /^redirect /],
   ['snippet', /^snippet /],
   ['math', /^math (?:not typeset|uses )/],
+  ['diagram', /^diagrams? /],
   ['missing title', /^no title in frontmatter/],
   ['file not published', /is not published|is left out$|cannot be exported/],
   ['component props', /^<[A-Za-z][\w.]*>/],

@@ -1,6 +1,7 @@
+import { diagramBlock, diagramSettings } from '../diagrams/mermaid.ts';
 import { typeset } from '../markdown/math.ts';
 import type { Component } from '../render-context.ts';
-import { blockTag, el, stringProp, textContent } from './shared.ts';
+import { blockTag, boolProp, el, stringProp, textContent } from './shared.ts';
 
 /** `<Visibility for="humans">` shows its content on the page; `for="agents"` content is for the Markdown copy only. */
 const Visibility: Component = (input) => {
@@ -12,11 +13,13 @@ const Visibility: Component = (input) => {
   return input.children;
 };
 
-/** `<Mermaid chart="…">`: no diagram runtime in a static export, so the diagram source is shown as code. */
+/** `<Mermaid chart="…">`: a diagram like a ```` ```mermaid ```` fence, with the same settings. */
 const Mermaid: Component = (input) => {
   const chart = stringProp(input, 'chart');
   if (!chart) return input.children;
-  return [input.ctx.codeBlock(chart, 'mermaid')];
+  return [
+    diagramBlock(chart, diagramSettings(stringProp(input, 'placement'), boolProp(input, 'actions', true))),
+  ];
 };
 
 /** `<Panel>`: content for the side column; the layout puts a top-level one where the table of contents would be. */

@@ -1,3 +1,4 @@
+import { diagramBlock, diagramOptions } from '../diagrams/mermaid.ts';
 import type { Element } from 'hast';
 import { h } from 'hastscript';
 import hljs from 'highlight.js/lib/common';
@@ -136,6 +137,7 @@ export function highlightLanguage(language: string | undefined): string | undefi
 
 /** A code block element in the shape described by render-context.ts. */
 export function codeBlock(code: string, language?: string, meta?: string): Element {
+  if (language?.toLowerCase() === 'mermaid') return diagramBlock(code, diagramOptions(meta));
   const options = parseCodeMeta(meta);
   const grammar = highlightLanguage(language);
   const text = code.replace(/\n$/, '');

@@ -1,4 +1,5 @@
 import type { Element, ElementContent, Root } from 'hast';
+import { DIAGRAM_CLASS } from '../diagrams/mermaid.ts';
 import { MATH_CLASS } from '../markdown/math.ts';
 import { HeadingIds } from './anchor-ids.ts';
 
@@ -21,6 +22,8 @@ export interface ContentOutline {
   classes: string[];
   /** The page has typeset math (it needs KaTeX's stylesheet). */
   math: boolean;
+  /** The page has Mermaid diagrams (it loads Mermaid). */
+  diagrams: boolean;
 }
 
 /** Classes of docsnap's own markup, which the site's Tailwind CSS has no business with. */
@@ -45,6 +48,7 @@ export function outlineContent(root: Root): ContentOutline {
   const headingIds = new HeadingIds();
   const classes = new Set<string>();
   let math = false;
+  let diagrams = false;
   const toc: TocEntry[] = [];
   const ids: string[] = [];
   const sections: string[][] = [[]];
@@ -72,6 +76,7 @@ export function outlineContent(root: Root): ContentOutline {
       const element = node as Element;
       const className = element.properties.className;
       if (Array.isArray(className) && className.includes(MATH_CLASS)) math = true;
+      if (Array.isArray(className) && className.includes(DIAGRAM_CLASS)) diagrams = true;
       if (Array.isArray(className) && classes.size < MAX_CLASSES)
         for (const name of className)
           if (typeof name === 'string' && name.length <= MAX_CLASS && !OWN_CLASS.test(name))
@@ -115,5 +120,6 @@ export function outlineContent(root: Root): ContentOutline {
     sectionTexts,
     classes: [...classes],
     math,
+    diagrams,
   };
 }

@@ -47,6 +47,8 @@ export interface RenderedPage {
   classes: string[];
   /** The page has typeset math: the export ships KaTeX's stylesheet and fonts. */
   math: boolean;
+  /** The page has diagrams: the export ships Mermaid. */
+  diagrams: boolean;
 }
 
 /**
@@ -151,6 +153,7 @@ export class PageRenderer {
       warn,
       parts: this.layoutParts,
       math: outline.math,
+      diagrams: outline.diagrams,
       sectionSizes: this.sectionSizes,
     });
     if (this.options.deployment === 'air-gapped') enforceAirGap({ type: 'root', children: [document] }, warn);
@@ -179,6 +182,7 @@ export class PageRenderer {
       fragmentLinks: links.fragmentLinks,
       classes: outline.classes,
       math: outline.math,
+      diagrams: outline.diagrams,
     };
   }
 

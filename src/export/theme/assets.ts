@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { componentAssets } from '../components/index.ts';
+import { DIAGRAMS_CSS } from '../diagrams/mermaid.ts';
 import { openapiAssets } from '../openapi/index.ts';
 import type { ExportOptions } from '../options.ts';
 import { searchAssets } from '../search/index.ts';
@@ -93,6 +94,7 @@ export function siteAssets(
     colorVariables(site),
     ...themeCss.map(read),
     ...componentAssets.css.map(read),
+    read(DIAGRAMS_CSS),
     ...openapiAssets.css.map(read),
     ...(options.features.search ? searchAssets.css.map(read) : []),
     // Last, so that the site's background and fonts override the theme's.

@@ -10,6 +10,11 @@ export interface PolicyInput {
   inlineScripts?: string[];
   /** Text of the page's inline <style> elements, allowed by hash. */
   inlineStyles?: string[];
+  /**
+   * Style elements written at run time are allowed (Mermaid puts one in every diagram it draws):
+   * pages with diagrams only. Styles run no script; scripts stay held to their hashes.
+   */
+  runtimeStyles?: boolean;
   /** Origins of analytics scripts and of the measurements they send (never in air-gapped exports). */
   scriptOrigins?: string[];
   connectOrigins?: string[];
@@ -41,7 +46,10 @@ function hashOf(text: string): string {
  */
 export function contentSecurityPolicy(input: PolicyInput): string {
   const scripts = ["'self'", ...(input.inlineScripts ?? []).map(hashOf), ...(input.scriptOrigins ?? [])];
-  const styles = ["'self'", ...(input.inlineStyles ?? []).map(hashOf)];
+  // A hash in the list would make browsers ignore 'unsafe-inline'.
+  const styles = input.runtimeStyles
+    ? ["'self'", "'unsafe-inline'"]
+    : ["'self'", ...(input.inlineStyles ?? []).map(hashOf)];
   const connect = ["'self'", ...(input.connectOrigins ?? [])];
   const open = input.deployment !== 'air-gapped';
   const web = open ? ['https:', 'http:'] : [];

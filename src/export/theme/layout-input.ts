@@ -42,6 +42,8 @@ export interface LayoutInput {
   sectionSizes: number[];
   /** The page has typeset math: its head links KaTeX's stylesheet. */
   math?: boolean;
+  /** The page has diagrams: it loads Mermaid to draw them. */
+  diagrams?: boolean;
 }
 
 export const pageOf = (input: LayoutInput): PageSpec => input.site.pages[input.pageIndex] as PageSpec;

@@ -3,6 +3,7 @@ import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
 import type { Raw } from 'mdast-util-to-hast';
 import { iconElement } from '../components/index.ts';
+import { canDrawDiagrams, DIAGRAMS_JS, MERMAID_JS } from '../diagrams/mermaid.ts';
 import { KATEX_CSS } from '../markdown/math.ts';
 import type { ExportOptions } from '../options.ts';
 import type { TocEntry } from '../pages/headings.ts';
@@ -57,10 +58,11 @@ export function renderLayout(input: LayoutInput): Element {
   const showToc = mode === 'default' && input.toc.length > 0 && panels.length === 0;
   const shared = sharedHead(site, options);
   const dismissKey = bannerKey(chromeOf(input));
+  const drawsDiagrams = input.diagrams === true && canDrawDiagrams();
 
   const head: ElementContent[] = [
     h('meta', { charSet: 'utf-8' }),
-    shared.policy,
+    drawsDiagrams ? shared.diagramPolicy : shared.policy,
     h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
     h('title', title),
     ...(page.description ? [h('meta', { name: 'description', content: page.description })] : []),
@@ -97,6 +99,9 @@ export function renderLayout(input: LayoutInput): Element {
     h('script', shared.bootstrap),
     ...[scriptText(input)].filter(isElement),
     h('script', { src: `${root}${SITE_JS}`, defer: true }),
+    ...(drawsDiagrams
+      ? [MERMAID_JS, DIAGRAMS_JS].map((js) => h('script', { src: relativeUrl(page.output, js), defer: true }))
+      : []),
     ...site.scripts.map((js) => h('script', { src: relativeUrl(page.output, js), defer: true })),
     ...shared.analytics.tags,
   ];
@@ -156,6 +161,8 @@ interface SharedHead {
   bootstrap: string;
   analytics: Analytics;
   policy: Element;
+  /** The policy of pages with diagrams: Mermaid writes style elements as it draws. */
+  diagramPolicy: Element;
   /** docs.json `seo.metatags`: `og:` and `article:` ones as properties (Open Graph), the rest by name; never http-equiv. */
   metatags: Element[];
 }
@@ -165,16 +172,18 @@ function sharedHead(site: SiteModel, options: ExportOptions): SharedHead {
   if (shared?.options !== options) {
     const bootstrap = themeBootstrap(site.config.appearance);
     const tags = analytics(site.config, options);
-    const policy = policyMeta({
+    const policyInput = {
       deployment: options.deployment,
       inlineScripts: [bootstrap, ...tags.inlineScripts],
       scriptOrigins: tags.scriptOrigins,
       connectOrigins: tags.connectOrigins,
-    });
+    };
+    const policy = policyMeta(policyInput);
+    const diagramPolicy = policyMeta({ ...policyInput, runtimeStyles: true });
     const metatags = Object.entries(site.config.metatags).map(([key, content]) =>
       h('meta', /^(?:og|article|fb):/i.test(key) ? { property: key, content } : { name: key, content }),
     );
-    shared = { options, bootstrap, analytics: tags, policy, metatags };
+    shared = { options, bootstrap, analytics: tags, policy, diagramPolicy, metatags };
     sharedHeads.set(site, shared);
   }
   return shared;

@@ -93,10 +93,10 @@ describe('<Tree>', () => {
 });
 
 describe('fallbacks', () => {
-  it('shows a Mermaid chart as its source code', () => {
-    const { html } = render('Mermaid', { chart: 'graph TD; A-->B' });
+  it('carries a <Mermaid> chart as a diagram: its source, drawn in the browser (diagrams/mermaid.browser.test.ts)', () => {
+    const { html } = render('Mermaid', { chart: 'graph TD; A-->B', placement: 'top-left' });
     expect(html).toBe(
-      '<div class="ds-code" data-language="mermaid"><pre><code class="language-mermaid">graph TD; A-->B</code></pre></div>',
+      '<div class="ds-mermaid" data-placement="top-left"><pre class="ds-mermaid-source" tabindex="0">graph TD; A-->B</pre></div>',
     );
   });
 });
