@@ -27,8 +27,8 @@ import {
 import { copyAssets } from './assets/copy-assets.ts';
 import { publishScripts } from './assets/scripts.ts';
 import { publishStylesheets } from './assets/stylesheets.ts';
-import { ExportError, type SourceProblem } from './errors.ts';
 import { canDrawDiagrams, mermaidAssets, NO_MERMAID_WARNING } from './diagrams/mermaid.ts';
+import { ExportError, type SourceProblem } from './errors.ts';
 import { katexAssets } from './markdown/math.ts';
 import { type ExportOptions, type ExportOptionsInput, resolveOptions } from './options.ts';
 import { assertAssetNames } from './output/output-names.ts';

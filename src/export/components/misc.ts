@@ -32,4 +32,7 @@ const Latex: Component = (input) => [
   typeset(input.children.map(textContent).join('').trim(), !input.inline, input.ctx.warn),
 ];
 
-export const miscComponents: Record<string, Component> = { Visibility, Mermaid, Panel, Latex };
+/** `<MDX>`: Markdown kept as Markdown inside an expression (conditionals.ts picks the branch); its content as is. */
+const MDX: Component = (input) => input.children;
+
+export const miscComponents: Record<string, Component> = { Visibility, Mermaid, Panel, Latex, MDX };

@@ -1,8 +1,8 @@
-import { diagramBlock, diagramOptions } from '../diagrams/mermaid.ts';
 import type { Element } from 'hast';
 import { h } from 'hastscript';
 import hljs from 'highlight.js/lib/common';
 import { iconElement } from '../components/icons.ts';
+import { diagramBlock, diagramOptions } from '../diagrams/mermaid.ts';
 import { CODE_BLOCK_CLASS } from '../render-context.ts';
 
 declare module 'mdast-util-to-hast' {

@@ -3,9 +3,11 @@ import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
 import type { MdxjsEsm } from 'mdast-util-mdxjs-esm';
 import { DEFAULT_BUDGETS, type ExportBudgets, formatBytes, overBudget } from '../budgets.ts';
 import { ExportError } from '../errors.ts';
+import type { PropValue } from '../render-context.ts';
 import { splitFrontmatter } from '../source/frontmatter.ts';
 import { readPageSource } from '../source/page-source.ts';
 import type { DocsRepository } from '../source/repository.ts';
+import { chooseBranch, dedent, type Scope } from './conditionals.ts';
 import { jsxProps } from './literal-props.ts';
 import { parseBody } from './parse.ts';
 import {
@@ -32,7 +34,18 @@ interface Inlining {
   stack: string[];
   nodes: number;
   textBytes: number;
+  /** Branches of conditionals put into the page so far (see MAX_BRANCHES). */
+  branches: number;
   warn: (message: string) => void;
+}
+
+/** Conditional branches a page may expand, as the platform limits `<MDX>` fragments in expressions. */
+const MAX_BRANCHES = 500;
+
+/** A component's props as names in scope: given, else the default its parameters declare. */
+interface ComponentScope {
+  props: Record<string, unknown>;
+  component: Extract<SnippetExport, { kind: 'component' }>;
 }
 
 /**
@@ -64,11 +77,17 @@ export class SnippetResolver {
   /** Inlines the snippets a page uses into its tree. */
   expand(tree: Root, file: string, warn: (message: string) => void): Root {
     const { nodes, textBytes } = treeSize(tree);
-    return this.expandInto(tree, file, 0, { page: file, stack: [file], nodes, textBytes, warn });
+    return this.expandInto(tree, file, 0, { page: file, stack: [file], nodes, textBytes, branches: 0, warn });
   }
 
   /** Inlines the snippets `tree` (part of `file`) uses; `depth` is the nesting the tree sits in on the page. */
-  private expandInto(tree: Root, file: string, depth: number, inlining: Inlining): Root {
+  private expandInto(
+    tree: Root,
+    file: string,
+    depth: number,
+    inlining: Inlining,
+    component?: ComponentScope,
+  ): Root {
     const { warn } = inlining;
     const imports = new Map<string, string>();
     // Values and components the tree can use: its own exports, and those it imports by name.
@@ -126,7 +145,9 @@ export class SnippetResolver {
           if (component?.kind === 'component') return this.expandComponent(child, component, depth, inlining);
           substituteValueAttributes(child, exported);
         }
-        if ((child.type === 'mdxFlowExpression' || child.type === 'mdxTextExpression') && exported.size > 0) {
+        if (child.type === 'mdxFlowExpression' || child.type === 'mdxTextExpression') {
+          const chosen = this.conditional(child, scopeOf(exported, component), file, inlining);
+          if (chosen) return replace(chosen, depth);
           const value = exported.get(child.value.trim());
           if (value?.kind === 'value' && value.value !== null && typeof value.value !== 'object')
             return [{ type: 'text', value: String(value.value) }];
@@ -198,7 +219,7 @@ export class SnippetResolver {
     }
     this.spend(inlining, key, tree, depth);
     stack.push(key);
-    const expanded = this.expandInto(tree, component.file, depth, inlining);
+    const expanded = this.expandInto(tree, component.file, depth, inlining, { props, component });
     stack.pop();
     const withChildren = (nodes: RootContent[]): RootContent[] =>
       nodes.flatMap((node): RootContent[] => {
@@ -213,6 +234,44 @@ export class SnippetResolver {
       });
     const content = withChildren(expanded.children.filter((n) => n.type !== 'mdxjsEsm'));
     if (use.type === 'mdxJsxTextElement' && content.length === 1 && content[0]?.type === 'paragraph')
+      return content[0].children as RootContent[];
+    return content.map(loneElementAsBlock);
+  }
+
+  /**
+   * `{condition ? <A/> : <B/>}` and the like, when the condition can be worked out without running
+   * code (conditionals.ts): the content of the branch it picks, parsed as MDX; undefined otherwise.
+   */
+  private conditional(
+    expression: {
+      type: 'mdxFlowExpression' | 'mdxTextExpression';
+      value: string;
+      position?: Root['position'];
+    },
+    scope: Scope,
+    file: string,
+    inlining: Inlining,
+  ): RootContent[] | undefined {
+    const branch = chooseBranch(expression.value, scope);
+    if (!branch) return undefined;
+    if (branch.kind === 'nothing') return [];
+    if (branch.kind === 'text') return [{ type: 'text', value: branch.value }];
+    const line = expression.position?.start.line ?? 1;
+    const warn = (message: string) => inlining.warn(`line ${line}: ${message}`);
+    if (++inlining.branches > MAX_BRANCHES) {
+      warn(`more than ${MAX_BRANCHES} conditional branches on one page: this one is left out`);
+      return [];
+    }
+    let tree: Root;
+    try {
+      tree = parseBody(`${'\n'.repeat(Math.max(0, line - 1))}${dedent(branch.source)}`, file, this.budgets);
+    } catch (error) {
+      warn(`conditional content could not be parsed: ${(error as Error).message.split('\n')[0]}`);
+      return undefined;
+    }
+    this.spend(inlining, `${file}:${line}`, tree, 0);
+    const content = tree.children;
+    if (expression.type === 'mdxTextExpression' && content.length === 1 && content[0]?.type === 'paragraph')
       return content[0].children as RootContent[];
     return content.map(loneElementAsBlock);
   }
@@ -296,6 +355,22 @@ export class SnippetResolver {
         'pageHtmlBytes',
       );
   }
+}
+
+/** The names a conditional may read: a component's props (and `props.name`), then exported values. */
+function scopeOf(exported: ReadonlyMap<string, SnippetExport>, component: ComponentScope | undefined): Scope {
+  const { names, object } = component?.component.params ?? {
+    names: new Map<string, PropValue | undefined>(),
+  };
+  const prop = (name: string) => (component?.props[name] as PropValue | undefined) ?? names.get(name);
+  return {
+    values: (name) => {
+      if (names.has(name)) return { value: prop(name) };
+      const found = exported.get(name);
+      return found?.kind === 'value' ? { value: found.value } : undefined;
+    },
+    ...(object ? { props: { object, value: prop } } : {}),
+  };
 }
 
 /** Children of a parent node, for tree rewrites. */

@@ -52,13 +52,13 @@ function mdxPageToHast(tree: MdastRoot, ctx: RenderContext): HastRoot {
       ...(Object.keys(markupProps).length > 0 ? { markupProps } : {}),
     });
   };
-  const expression = (_state: State, node: { value: string; data?: { estree?: unknown } }) => {
+  const expression = (_state: State, node: { value: string; data?: { estree?: unknown } } & Positioned) => {
     const value = literalExpression(expressionTree(node));
     // Literal strings and numbers render as text ({" "}, {"`"}); everything else needs JavaScript.
     if (typeof value === 'string' || typeof value === 'number')
       return { type: 'text', value: String(value) } as const;
     if (node.value.trim() && !/^\s*\/\*[\s\S]*\*\/\s*$/.test(node.value)) {
-      ctx.warn(`expression {${node.value.trim().slice(0, 60)}} is JavaScript and was not executed`);
+      warnAt(ctx, node)(`expression {${node.value.trim().slice(0, 60)}} is JavaScript and was not executed`);
     }
     return undefined;
   };
