@@ -57,14 +57,14 @@ function branchOf(node: Node, text: string, scope: Scope): Branch {
   switch (node.type) {
     case 'ConditionalExpression':
       return branchOf(
-        (truthy(valueOf(node.test as Node, scope)) ? node.consequent : node.alternate) as Node,
+        (truthy(operandValue(node.test as Node, scope)) ? node.consequent : node.alternate) as Node,
         text,
         scope,
       );
     case 'LogicalExpression': {
       const left = node.left as Node;
       // `a && <X/>`, `a || <X/>`, `a ?? <X/>`: the left side decides; it shows itself when it is the result.
-      const value = valueOf(left, scope);
+      const value = operandValue(left, scope);
       const takesLeft =
         node.operator === '&&' ? !truthy(value) : node.operator === '||' ? truthy(value) : value !== null;
       return takesLeft ? branchOf(left, text, scope) : branchOf(node.right as Node, text, scope);
@@ -74,7 +74,7 @@ function branchOf(node: Node, text: string, scope: Scope): Branch {
       return { kind: 'markup', source: text.slice(node.start, node.end) };
     default: {
       // React renders strings and numbers, and nothing for null, undefined and booleans.
-      const value = valueOf(node, scope);
+      const value = operandValue(node, scope);
       if (typeof value === 'string' || typeof value === 'number')
         return { kind: 'text', value: String(value) };
       if (value === null || value === undefined || typeof value === 'boolean') return { kind: 'nothing' };
@@ -86,7 +86,7 @@ function branchOf(node: Node, text: string, scope: Scope): Branch {
 const truthy = (value: PropValue | undefined): boolean => Boolean(value);
 
 /** The value of a condition's operand: literals, names in scope and the operators that combine them. */
-function valueOf(node: Node, scope: Scope): PropValue | undefined {
+function operandValue(node: Node, scope: Scope): PropValue | undefined {
   switch (node.type) {
     case 'Literal': {
       const value = node.value;
@@ -116,22 +116,22 @@ function valueOf(node: Node, scope: Scope): PropValue | undefined {
       throw NOT_STATIC;
     }
     case 'UnaryExpression': {
-      const value = valueOf(node.argument as Node, scope);
+      const value = operandValue(node.argument as Node, scope);
       if (node.operator === '!') return !truthy(value);
       if (node.operator === '-' && typeof value === 'number') return -value;
       throw NOT_STATIC;
     }
     case 'LogicalExpression': {
-      const left = valueOf(node.left as Node, scope);
-      if (node.operator === '&&') return truthy(left) ? valueOf(node.right as Node, scope) : left;
-      if (node.operator === '||') return truthy(left) ? left : valueOf(node.right as Node, scope);
-      return left ?? valueOf(node.right as Node, scope);
+      const left = operandValue(node.left as Node, scope);
+      if (node.operator === '&&') return truthy(left) ? operandValue(node.right as Node, scope) : left;
+      if (node.operator === '||') return truthy(left) ? left : operandValue(node.right as Node, scope);
+      return left ?? operandValue(node.right as Node, scope);
     }
     case 'BinaryExpression':
       return compare(
         node.operator as string,
-        valueOf(node.left as Node, scope),
-        valueOf(node.right as Node, scope),
+        operandValue(node.left as Node, scope),
+        operandValue(node.right as Node, scope),
       );
     default:
       throw NOT_STATIC;
