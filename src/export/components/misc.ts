@@ -18,7 +18,13 @@ const Mermaid: Component = (input) => {
   const chart = stringProp(input, 'chart');
   if (!chart) return input.children;
   return [
-    diagramBlock(chart, diagramSettings(stringProp(input, 'placement'), boolProp(input, 'actions', true))),
+    diagramBlock(
+      chart,
+      diagramSettings(
+        stringProp(input, 'placement'),
+        typeof input.props.actions === 'boolean' ? input.props.actions : undefined,
+      ),
+    ),
   ];
 };
 

@@ -24,8 +24,11 @@ export const DIAGRAMS_JS = `${MERMAID_DIR}/diagrams.js`;
 
 /** The fence settings the platform documents for a diagram. */
 export interface DiagramOptions {
-  /** Zoom and pan controls (`actions`): shown unless `actions={false}`. */
-  actions: boolean;
+  /**
+   * Zoom and pan controls (`actions`): always, never, or (unset) as the platform does, when the
+   * drawn diagram is taller than 120 px.
+   */
+  actions?: boolean;
   /** Where the controls sit: `top-left`, `top-right`, `bottom-left` or `bottom-right` (the default). */
   placement: string;
 }
@@ -39,12 +42,16 @@ export function diagramOptions(meta: string | undefined): DiagramOptions {
       .exec(meta ?? '')
       ?.slice(1)
       .find(Boolean);
-  return diagramSettings(setting('placement'), setting('actions')?.trim() !== 'false');
+  const actions = setting('actions')?.trim();
+  return diagramSettings(setting('placement'), actions === undefined ? undefined : actions !== 'false');
 }
 
 /** The settings as given (a `<Mermaid>`'s props): a placement the platform does not document is the default. */
-export function diagramSettings(placement: string | undefined, actions: boolean): DiagramOptions {
-  return { actions, placement: placement && PLACEMENTS.has(placement) ? placement : 'bottom-right' };
+export function diagramSettings(placement: string | undefined, actions: boolean | undefined): DiagramOptions {
+  return {
+    ...(actions === undefined ? {} : { actions }),
+    placement: placement && PLACEMENTS.has(placement) ? placement : 'bottom-right',
+  };
 }
 
 /** A diagram as the page carries it: its source, drawn by diagrams.js where script runs. */
@@ -54,7 +61,7 @@ export function diagramBlock(source: string, options: DiagramOptions): Element {
     {
       className: [DIAGRAM_CLASS],
       dataPlacement: options.placement,
-      dataActions: options.actions ? undefined : 'false',
+      dataActions: options.actions === undefined ? undefined : String(options.actions),
     },
     [h('pre', { className: ['ds-mermaid-source'], tabIndex: 0 }, source.replace(/\n$/, ''))],
   );

@@ -11,7 +11,7 @@ import { page } from '../fixtures.ts';
  * nothing loaded from elsewhere and nothing authored run.
  */
 
-const FLOW = 'flowchart LR\n  A[Start] --> B{Ready?}\n  B -->|yes| C[Ship]';
+const FLOW = 'flowchart TD\n  A[Start] --> B{Ready?}\n  B -->|yes| C[Ship]\n  B -->|no| D[Fix]\n  D --> B';
 const files = {
   'docs.json': {
     name: 'Diagrams',
@@ -29,6 +29,11 @@ const files = {
       '```mermaid actions={false}',
       'flowchart TD',
       '  this is not ( mermaid',
+      '```',
+      '',
+      '```mermaid',
+      'flowchart LR',
+      '  Short --> Wide',
       '```',
     ].join('\n'),
   ),
@@ -97,7 +102,7 @@ describe('Mermaid diagrams', () => {
 
   it('draws every diagram in the browser, from the site itself, and keeps the source of one it cannot read', async () => {
     const { tab, requests, failed, violations } = await open(`${fixture.base}index.html`);
-    await drawn(tab, 2);
+    await drawn(tab, 3);
     const state = await tab.evaluate(() =>
       [...document.querySelectorAll('.ds-mermaid')].map((block) => ({
         drawn: block.classList.contains('ds-mermaid-drawn'),
@@ -108,12 +113,15 @@ describe('Mermaid diagrams', () => {
         actions: block.querySelectorAll('.ds-mermaid-action').length,
       })),
     );
-    expect(state[0]).toMatchObject({ drawn: true, sourceShown: false, actions: 3 });
+    // Zoom in, out, reset and four pan arrows: on its own on a diagram taller than 120 px.
+    expect(state[0]).toMatchObject({ drawn: true, sourceShown: false, actions: 7 });
     expect(state[0]?.text).toContain('Ready?');
     expect(state[1]).toMatchObject({ drawn: true, sourceShown: false });
     expect(state[1]?.text).toContain('Hello');
     await tab.waitForFunction(() => document.querySelector('.ds-mermaid:nth-of-type(3).ds-mermaid-failed'));
     expect(state[2]).toMatchObject({ drawn: false, sourceShown: true, actions: 0 });
+    // A short diagram with no setting has no controls.
+    expect(state[3]).toMatchObject({ drawn: true, actions: 0 });
     expect(requests.filter((url) => !url.startsWith(fixture.base))).toEqual([]);
     expect(failed).toEqual([]);
     expect(await violations()).toEqual([]);
@@ -179,7 +187,8 @@ describe('diagram settings', () => {
       placement: 'top-left',
       actions: false,
     });
-    expect(diagramOptions('placement="middle"')).toEqual({ placement: 'bottom-right', actions: true });
-    expect(diagramOptions(undefined)).toEqual({ placement: 'bottom-right', actions: true });
+    expect(diagramOptions('actions={true}')).toEqual({ placement: 'bottom-right', actions: true });
+    expect(diagramOptions('placement="middle"')).toEqual({ placement: 'bottom-right' });
+    expect(diagramOptions(undefined)).toEqual({ placement: 'bottom-right' });
   });
 });

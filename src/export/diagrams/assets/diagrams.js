@@ -10,6 +10,9 @@
   const ZOOM_STEP = 1.25;
   const MIN_ZOOM = 0.25;
   const MAX_ZOOM = 8;
+  const PAN_STEP = 80;
+  // Unless the fence says, controls show on diagrams taller than this, as on the platform.
+  const CONTROLS_FROM_HEIGHT = 120;
   let drawing = 0;
 
   function button(label, text, onClick) {
@@ -23,7 +26,7 @@
     return element;
   }
 
-  // Zoom in, out and back; a zoomed diagram scrolls inside its frame (pan).
+  // Zoom in, out and back, and pan: a zoomed diagram scrolls inside its frame.
   function addActions(block, figure) {
     let zoom = 1;
     const apply = () => {
@@ -49,6 +52,14 @@
         figure.scrollTo(0, 0);
         apply();
       }),
+      ...[
+        ['Pan left', '\u2190', -1, 0],
+        ['Pan up', '\u2191', 0, -1],
+        ['Pan down', '\u2193', 0, 1],
+        ['Pan right', '\u2192', 1, 0],
+      ].map(([label, arrow, x, y]) =>
+        button(label, arrow, () => figure.scrollBy({ left: x * PAN_STEP, top: y * PAN_STEP })),
+      ),
     );
     block.append(bar);
     return apply;
@@ -61,9 +72,15 @@
       figure.className = 'ds-mermaid-figure';
       figure.setAttribute('role', 'img');
       block.prepend(figure);
-      block.rezoom = block.dataset.actions === 'false' ? () => {} : addActions(block, figure);
+      block.rezoom = () => {};
     }
     return figure;
+  }
+
+  function wantsActions(block, figure) {
+    const setting = block.dataset.actions;
+    if (setting === 'true' || setting === 'false') return setting === 'true';
+    return figure.getBoundingClientRect().height > CONTROLS_FROM_HEIGHT;
   }
 
   async function drawAll() {
@@ -88,8 +105,10 @@
           'aria-label',
           figure.querySelector('svg')?.getAttribute('aria-roledescription') ?? 'diagram',
         );
-        block.rezoom();
         block.classList.add('ds-mermaid-drawn');
+        if (!block.querySelector('.ds-mermaid-actions') && wantsActions(block, figure))
+          block.rezoom = addActions(block, figure);
+        block.rezoom();
         block.classList.remove('ds-mermaid-failed');
       } catch (error) {
         if (run !== drawing) return;
