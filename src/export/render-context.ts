@@ -27,6 +27,10 @@ export interface RenderContext {
   resolveHref(href: string, warn?: (message: string) => void): string;
   /** Like resolveHref, for an image or other file source (copied into the output). */
   resolveAsset(src: string, warn?: (message: string) => void): string;
+  /** The title of the site page a link names (`/quickstart`), or undefined when it names none. */
+  pageTitle?(href: string): string | undefined;
+  /** docs.json `variations.options`: the variations a reader can choose between (`<Variation>`). */
+  readonly variations?: ReadonlyArray<{ id: string; label: string }>;
   /** Records a warning about the current page; it is reported with the file name, never thrown. */
   warn(message: string): void;
   /** Highlights code at build time and returns the code block element (see CodeBlock below). */
@@ -47,6 +51,11 @@ export interface ComponentInput {
    */
   markupProps?: Record<string, ElementContent[]>;
   children: ElementContent[];
+  /**
+   * The literal value between the tags when that is all there is (`<Graph>{[{ … }]}</Graph>`):
+   * data a component reads, never shown as text.
+   */
+  childValue?: PropValue;
   /** True for a component used inside a paragraph (`mdxJsxTextElement`). */
   inline: boolean;
   ctx: RenderContext;

@@ -22,6 +22,12 @@ const site = docsRepo({
   'docs.json': {
     name: 'Browser Test Docs',
     colors: { primary: '#0D9373' },
+    variations: {
+      options: [
+        { id: 'cloud', label: 'Cloud' },
+        { id: 'self-hosted', label: 'Self-hosted' },
+      ],
+    },
     navigation: {
       tabs: [
         {
@@ -122,6 +128,42 @@ const site = docsRepo({
       '',
       '<img className="dark:hidden" src="/images/pic.svg" alt="Light picture" />',
       '<img className="hidden dark:block" src="/images/pic.svg" alt="Dark picture" />',
+      '',
+      'An <Popup><PopupTrigger>API key</PopupTrigger><PopupContent>A secret **token**.</PopupContent></Popup> is needed; ask <Mention user="ada@example.com" /> or read <Mention page="/guide/widgets" />, <RainbowText>fast</RainbowText>.',
+      '',
+      '<Timeline>',
+      '  <Timeline.Item title="Launch" date="2025-03-01" icon="rocket" color="blue">Live.</Timeline.Item>',
+      '  <Timeline.Item title="Beta" date="2025-01-01">Tried.</Timeline.Item>',
+      '</Timeline>',
+      '',
+      '<Terminal title="Setup">',
+      '$ npm install',
+      'added 3 packages',
+      '</Terminal>',
+      '',
+      '<Graph type="line" title="Visits" xKey="month" yKey="visits">',
+      '  {[{ month: "Jan", visits: 10 }, { month: "Feb", visits: 30 }, { month: "Mar", visits: 20 }]}',
+      '</Graph>',
+      '',
+      '<Graph type="donut" title="Share" xKey="os" yKey="users">',
+      '  {[{ os: "Linux", users: 5 }, { os: "macOS", users: 3 }]}',
+      '</Graph>',
+      '',
+      '<Banner type="warning">Maintenance tonight.</Banner>',
+      '',
+      '<Variation is="cloud">',
+      '  Cloud steps.',
+      '</Variation>',
+      '',
+      '<Variation is="self-hosted">',
+      '  Steps on your own servers.',
+      '</Variation>',
+      '',
+      '```mermaid',
+      'flowchart TD',
+      '  A[Write] --> B[Export]',
+      '  B --> C[Serve]',
+      '```',
     ].join('\n'),
   ),
   'images/pic.svg':
@@ -303,6 +345,8 @@ describe('accessibility in headless Chromium (axe-core)', () => {
         await context.addInitScript((t) => localStorage.setItem('ds-theme', t), theme);
         const tab = await context.newPage();
         await tab.goto(pathToFileURL(join(outDir, file)).href);
+        // The diagram as drawn is part of the page: wait for it.
+        if (file === 'guide/components.html') await tab.waitForSelector('.ds-mermaid-drawn svg');
         expect(await accessibilityViolations(tab), `${file} (${theme})`).toEqual([]);
         await context.close();
       }

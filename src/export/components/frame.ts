@@ -1,7 +1,8 @@
+import { inlineMarkdown } from '../markdown/inline-markdown.ts';
 import type { Component } from '../render-context.ts';
-import { blockTag, el, stringProp } from './shared.ts';
+import { blockTag, el, linkHref, stringProp } from './shared.ts';
 
-/** `<Frame caption hint>`: a bordered figure around an image or embed, the caption as `<figcaption>`. */
+/** `<Frame caption hint>`: a bordered figure around an image or embed, the caption (inline Markdown) as `<figcaption>`. */
 const Frame: Component = (input) => {
   const caption = stringProp(input, 'caption');
   const hint = stringProp(input, 'hint');
@@ -13,9 +14,11 @@ const Frame: Component = (input) => {
       el(blockTag(input), { className: ['ds-frame-content'] }, input.children),
       ...(caption
         ? [
-            el(blockTag(input, 'figcaption'), { className: ['ds-frame-caption'] }, [
-              { type: 'text', value: caption },
-            ]),
+            el(
+              blockTag(input, 'figcaption'),
+              { className: ['ds-frame-caption'] },
+              inlineMarkdown(caption, (href) => linkHref(input, href)),
+            ),
           ]
         : []),
     ]),

@@ -6,14 +6,19 @@ import { colorComponents } from './color.ts';
 import { disclosureComponents } from './disclosure.ts';
 import { fieldComponents } from './fields.ts';
 import { frameComponents } from './frame.ts';
+import { graphComponents } from './graph.ts';
 import { inlineComponents } from './inline.ts';
 import { miscComponents } from './misc.ts';
+import { popupComponents } from './popup.ts';
 import { el } from './shared.ts';
 import { showcaseComponents } from './showcase.ts';
 import { stepComponents } from './steps.ts';
 import { tabComponents } from './tabs.ts';
+import { terminalComponents } from './terminal.ts';
+import { timelineComponents } from './timeline.ts';
 import { treeComponents } from './tree.ts';
 import { updateComponents } from './update.ts';
+import { variationComponents } from './variation.ts';
 
 export { iconElement } from './icons.ts';
 export { isIconImage } from './shared.ts';
@@ -39,6 +44,11 @@ const registry = new Map<string, Component>(
     ...miscComponents,
     ...showcaseComponents,
     ...colorComponents,
+    ...popupComponents,
+    ...timelineComponents,
+    ...terminalComponents,
+    ...graphComponents,
+    ...variationComponents,
   }),
 );
 

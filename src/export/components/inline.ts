@@ -120,4 +120,29 @@ const Badge: Component = (input) => {
   return [el(input.inline ? 'span' : 'div', { className }, [...(icon ? [icon] : []), ...input.children])];
 };
 
-export const inlineComponents: Record<string, Component> = { Icon, Tooltip, Badge };
+/**
+ * `<Mention page="/quickstart">` is a link with the page's title, as on the published platform site;
+ * `<Mention user="email">` names a teammate, whose display name only the platform knows: the part of
+ * the address before the @ is shown, never the address itself.
+ */
+const Mention: Component = (input) => {
+  const page = stringProp(input, 'page')?.trim();
+  const user = stringProp(input, 'user')?.trim();
+  if (page && !user) {
+    const href = linkHref(input, page);
+    const title = input.ctx.pageTitle?.(page) ?? page.replace(/^\//, '');
+    if (!href) return [{ type: 'text', value: title }];
+    return [el('a', { className: ['ds-mention'], href }, [{ type: 'text', value: title }])];
+  }
+  if (user && !page) {
+    const name = user.split('@')[0] ?? user;
+    return [el('span', { className: ['ds-mention'] }, [{ type: 'text', value: `@${name}` }])];
+  }
+  input.ctx.warn('<Mention> needs exactly one of user or page: left out');
+  return [];
+};
+
+/** `<RainbowText>`: its text in a rainbow gradient. */
+const RainbowText: Component = (input) => [el('span', { className: ['ds-rainbow-text'] }, input.children)];
+
+export const inlineComponents: Record<string, Component> = { Icon, Tooltip, Badge, Mention, RainbowText };

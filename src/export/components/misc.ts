@@ -1,7 +1,7 @@
 import { diagramBlock, diagramSettings } from '../diagrams/mermaid.ts';
 import { typeset } from '../markdown/math.ts';
 import type { Component } from '../render-context.ts';
-import { blockTag, boolProp, el, stringProp, textContent } from './shared.ts';
+import { blockTag, el, stringProp, textContent } from './shared.ts';
 
 /** `<Visibility for="humans">` shows its content on the page; `for="agents"` content is for the Markdown copy only. */
 const Visibility: Component = (input) => {
@@ -38,7 +38,24 @@ const Latex: Component = (input) => [
   typeset(input.children.map(textContent).join('').trim(), !input.inline, input.ctx.warn),
 ];
 
+/**
+ * `<Banner>`: a strip of highlighted text in the page, like the site's docs.json banner (info,
+ * warning or critical by `type`), its content as written.
+ */
+const Banner: Component = (input) => {
+  const type = stringProp(input, 'type') ?? 'info';
+  const known = ['info', 'warning', 'critical'].includes(type);
+  if (!known) input.ctx.warn(`<Banner> type="${type}" is not info, warning or critical: info is used`);
+  return [
+    el(
+      blockTag(input, 'div'),
+      { className: ['ds-inline-banner', `ds-inline-banner-${known ? type : 'info'}`], role: 'note' },
+      input.children,
+    ),
+  ];
+};
+
 /** `<MDX>`: Markdown kept as Markdown inside an expression (conditionals.ts picks the branch); its content as is. */
 const MDX: Component = (input) => input.children;
 
-export const miscComponents: Record<string, Component> = { Visibility, Mermaid, Panel, Latex, MDX };
+export const miscComponents: Record<string, Component> = { Visibility, Mermaid, Panel, Latex, MDX, Banner };

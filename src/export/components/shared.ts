@@ -162,9 +162,14 @@ const FUNCTION_COLOR = /^(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([\d\s.,%/+-]+\
 export function colorProp(input: ComponentInput, name: string): string | undefined {
   const value = stringProp(input, name)?.trim();
   if (!value) return undefined;
-  if (HEX_COLOR.test(value) || NAMED_COLOR.test(value) || FUNCTION_COLOR.test(value)) return value;
+  if (isCssColor(value)) return value;
   input.ctx.warn(`<${input.name}> prop ${name}="${value}" is not a CSS color: ignored`);
   return undefined;
+}
+
+/** Plain color syntax only (hex, a name, a color function of numbers): safe in a style attribute. */
+export function isCssColor(value: string): boolean {
+  return HEX_COLOR.test(value) || NAMED_COLOR.test(value) || FUNCTION_COLOR.test(value);
 }
 
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:)?\/\//i;

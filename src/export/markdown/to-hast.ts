@@ -40,13 +40,15 @@ function mdxPageToHast(tree: MdastRoot, ctx: RenderContext): HastRoot {
       render: (jsx) => jsxMarkup(jsx, ctx, warn),
       into: markupProps,
     });
-    const children = state.all(node) as ElementContent[];
+    const childValue = /^[A-Z]/.test(name) ? literalChild(node) : undefined;
+    const children = childValue === undefined ? (state.all(node) as ElementContent[]) : [];
     if (/^[a-z]/.test(name) && !name.includes('.'))
       return htmlElement(name, props, children, warn).map((e) => resolveUrls(e, ctx, warn));
     return renderComponent({
       name,
       props,
       children,
+      ...(childValue === undefined ? {} : { childValue }),
       inline,
       ctx: { ...ctx, warn },
       ...(Object.keys(markupProps).length > 0 ? { markupProps } : {}),
@@ -90,6 +92,23 @@ function linkHandlers(ctx: RenderContext): Handlers {
     imageReference: (state, node) =>
       resolveUrls(defaultHandlers.imageReference(state, node), ctx, warnAt(ctx, node)),
   };
+}
+
+/**
+ * A component's only child when it is an array or object literal (`<Graph>{[…]}</Graph>`): data for
+ * the component, not text to show.
+ */
+function literalChild(node: JsxElement): PropValue | undefined {
+  const content = node.children.filter(
+    (child) =>
+      !(child.type === 'text' && !child.value.trim()) &&
+      !(child.type === 'paragraph' && child.children.length === 0),
+  );
+  const only = content.length === 1 ? content[0] : undefined;
+  const expression = only?.type === 'paragraph' && only.children.length === 1 ? only.children[0] : only;
+  if (expression?.type !== 'mdxFlowExpression' && expression?.type !== 'mdxTextExpression') return undefined;
+  const value = literalExpression(expressionTree(expression));
+  return value !== null && typeof value === 'object' ? value : undefined;
 }
 
 /** The page's warn for one node of the source: its messages start with the node's line. */

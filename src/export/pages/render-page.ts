@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type { Element, ElementContent, Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
@@ -31,7 +32,7 @@ import { PrerenderedParts } from '../theme/prerender.ts';
 import { enforceUrlPolicy } from '../url-policy.ts';
 import { enforceAirGap } from './air-gap.ts';
 import { outlineContent } from './headings.ts';
-import { type FragmentLink, LinkResolver, type LinkTargets } from './links.ts';
+import { type FragmentLink, isExternal, LinkResolver, type LinkTargets } from './links.ts';
 
 export interface RenderedPage {
   output: string;
@@ -89,6 +90,13 @@ export class PageRenderer {
     }
   }
 
+  private titlesByOutput?: Map<string, string>;
+  /** Page titles by output path, for components that name a page (`<Mention page>`). */
+  private titles(): Map<string, string> {
+    this.titlesByOutput ??= new Map(this.site.pages.map((p) => [p.output, p.title]));
+    return this.titlesByOutput;
+  }
+
   private async renderPage(page: PageSpec, pageIndex: number, file: string): Promise<RenderedPage> {
     const warnings: SourceProblem[] = [];
     const warn = (message: string) => {
@@ -117,6 +125,15 @@ export class PageRenderer {
       },
       iconLibrary: this.site.config.iconLibrary,
       deployment: this.options.deployment,
+      variations: this.site.config.variations,
+      pageTitle: (href) => {
+        let broken = false;
+        const resolved = links.resolveHref(href, () => {
+          broken = true;
+        });
+        if (broken || isExternal(resolved)) return undefined;
+        return this.titles().get(posix.join(posix.dirname(page.output), resolved.split('#')[0] ?? ''));
+      },
     };
 
     const content: ElementContent[] = [];

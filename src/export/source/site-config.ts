@@ -97,6 +97,18 @@ const docsJsonSchema = z.looseObject({
       display: z.enum(['header', 'toc']).optional(),
     })
     .optional(),
+  variations: z
+    .looseObject({
+      options: z
+        .array(
+          z.looseObject({
+            id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'ids are letters, digits, _ and -'),
+            label: z.string(),
+          }),
+        )
+        .min(1),
+    })
+    .optional(),
   variables: z
     .record(z.string().regex(/^[A-Za-z0-9-]+$/, 'names are letters, digits and hyphens'), z.string())
     .optional(),
@@ -202,6 +214,8 @@ export interface SiteConfig {
   contextual: Array<'copy' | 'view'>;
   /** `variables`: `{{name}}` in pages is replaced with the value. */
   variables: Record<string, string>;
+  /** `variations.options`: what `<Variation is>` chooses between; the first is the default. */
+  variations: Array<{ id: string; label: string }>;
   /** Settings of the format that cannot apply to a static site, or not yet: accepted, one note each. */
   notes: SourceProblem[];
 }
@@ -440,6 +454,7 @@ export function parseSiteConfig(raw: unknown, configFile: 'docs.json' | 'mint.js
       option === 'copy' || option === 'view' ? [option] : [],
     ),
     variables: c.variables ?? {},
+    variations: (c.variations?.options ?? []).map(({ id, label }) => ({ id, label })),
     notes: notesOf(c, configFile),
   };
 }
@@ -522,6 +537,7 @@ function fromMintJson(raw: unknown): SiteConfig {
     fonts: {},
     contextual: [],
     variables: {},
+    variations: [],
     notes: [],
     navigation: {
       tabs,

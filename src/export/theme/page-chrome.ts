@@ -1,7 +1,6 @@
 import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { toHast } from 'mdast-util-to-hast';
+import { inlineMarkdown } from '../markdown/inline-markdown.ts';
 import { markdownPath } from '../output/site-files.ts';
 import { relativeUrl } from '../pages/links.ts';
 import type { SiteNavItem } from '../source/load-site.ts';
@@ -12,16 +11,11 @@ import { chromeOf, type LayoutInput, navHref, pageOf } from './layout-input.ts';
  * of `contextual` that work without the platform (copy the page as Markdown, view it).
  */
 
-/** Inline Markdown kept in the banner (`banner.content` allows links, bold, italic, code). */
-const BANNER_TAGS = new Set(['a', 'strong', 'em', 'code', 'del', 'br']);
-
 export function banner(input: LayoutInput): Element {
   const settings = chromeOf(input).banner;
   if (!settings) return h('div');
-  const tree = toHast(fromMarkdown(settings.content));
-  const content = ('children' in tree ? (tree.children as ElementContent[]) : []).flatMap((node) =>
-    inline(node, input),
-  );
+  // `banner.content` is inline Markdown: links (resolved as site links), bold, italic, code.
+  const content = inlineMarkdown(settings.content, (href) => navHref(input, href));
   const color = settings.color
     ? { style: `--ds-banner-bg:${settings.color.light};--ds-banner-bg-dark:${settings.color.dark}` }
     : {};
@@ -40,19 +34,6 @@ export function banner(input: LayoutInput): Element {
         : []),
     ],
   );
-}
-
-/** Keeps the inline elements the banner allows (links resolved as site links), unwraps the rest. */
-function inline(node: ElementContent, input: LayoutInput): ElementContent[] {
-  if (node.type === 'text') return [node];
-  if (node.type !== 'element') return [];
-  const children = node.children.flatMap((child) => inline(child, input));
-  if (!BANNER_TAGS.has(node.tagName)) return children;
-  if (node.tagName === 'a') {
-    const href = typeof node.properties.href === 'string' ? node.properties.href : '';
-    return [h('a', { href: navHref(input, href) }, children)];
-  }
-  return [h(node.tagName, children)];
 }
 
 /** `contextual.options` "copy" and "view": the page's Markdown copy, to copy or to open. */

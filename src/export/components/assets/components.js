@@ -216,6 +216,56 @@
     views[0].before(select);
   }
 
+  // <Variation>: a chooser for the variations docs.json lists; the choice is remembered and can
+  // come from ?variation=<id>. Options are read from the blocks' data and checked for their shape.
+  function initVariations() {
+    const blocks = Array.from(document.querySelectorAll('main .ds-content .ds-variation'));
+    if (blocks.length === 0) return;
+    let options = [];
+    try {
+      options = JSON.parse(blocks[0].dataset.variationOptions || '[]').filter(
+        (option) => option && typeof option.id === 'string' && typeof option.label === 'string',
+      );
+    } catch {}
+    if (options.length === 0) return;
+    const ids = options.map((option) => option.id);
+    const select = document.createElement('select');
+    select.className = 'ds-variation-select';
+    select.setAttribute('aria-label', 'Variation');
+    for (const option of options) select.appendChild(new Option(option.label, option.id));
+    const show = (id) => {
+      for (const block of blocks) block.hidden = !block.dataset.variation.split(' ').includes(id);
+      select.value = id;
+    };
+    let chosen = new URLSearchParams(location.search).get('variation');
+    if (!ids.includes(chosen)) {
+      try {
+        chosen = localStorage.getItem('ds-variation');
+      } catch {}
+    }
+    show(ids.includes(chosen) ? chosen : ids[0]);
+    select.addEventListener('change', () => {
+      show(select.value);
+      try {
+        localStorage.setItem('ds-variation', select.value);
+      } catch {}
+    });
+    const header = document.querySelector('main .ds-page-header');
+    (header || blocks[0]).after(select);
+  }
+
+  // <Popup>: the browser's popover opens it; this places it under its trigger.
+  function placePopup(event) {
+    const content = event.target;
+    if (event.newState !== 'open') return;
+    const trigger = document.querySelector(`[popovertarget="${CSS.escape(content.id)}"]`);
+    if (!trigger) return;
+    const box = trigger.getBoundingClientRect();
+    const width = Math.min(content.offsetWidth, window.innerWidth - 16);
+    content.style.left = `${Math.max(8, Math.min(box.left, window.innerWidth - width - 8))}px`;
+    content.style.top = `${box.bottom + 6}px`;
+  }
+
   // Fence meta `expandable`: the block shows its start, and a button shows the rest.
   function expandable(block) {
     const button = document.createElement('button');
@@ -257,13 +307,16 @@
     for (const button of document.querySelectorAll('main .ds-content .ds-prompt-copy'))
       button.addEventListener('click', () => copyPrompt(button));
     initViews();
+    initVariations();
+    for (const popup of document.querySelectorAll('main .ds-content .ds-popup-content'))
+      popup.addEventListener('toggle', placePopup);
     for (const button of document.querySelectorAll('main .ds-page-header .ds-copy-page'))
       button.addEventListener('click', () => copyPage(button));
     document.addEventListener('click', onClick);
     document.addEventListener('keydown', onKey);
     document.addEventListener('keydown', onEscape);
     window.addEventListener('hashchange', reveal);
-    document.querySelectorAll('.ds-code').forEach(addCopyButton);
+    document.querySelectorAll('.ds-code:not(.ds-no-copy)').forEach(addCopyButton);
     document.querySelectorAll('.ds-tooltip').forEach(dismissible);
     reveal();
   }
