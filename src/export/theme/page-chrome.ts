@@ -1,4 +1,4 @@
-import type { Element, ElementContent } from 'hast';
+import type { Element } from 'hast';
 import { h } from 'hastscript';
 import { inlineMarkdown } from '../markdown/inline-markdown.ts';
 import { markdownPath } from '../output/site-files.ts';
