@@ -15,6 +15,34 @@ describe('settings', () => {
     expect(out.file('llms.txt')).toContain('Docs of Acme');
   });
 
+  it('variations: the options <Variation> chooses between, the first by default; an id that is not a name is refused', async () => {
+    const out = await exportFixture({
+      'docs.json': {
+        name: 'V',
+        variations: {
+          options: [
+            { id: 'cloud', label: 'Cloud' },
+            { id: 'self-hosted', label: 'Self-hosted' },
+          ],
+        },
+        navigation: nav,
+      },
+      'index.mdx': page(
+        'Home',
+        '<Variation is="cloud">\n  Cloud.\n</Variation>\n\n<Variation is="self-hosted">\n  Own.\n</Variation>',
+      ),
+      'guide.mdx': page('Guide'),
+    });
+    expect(out.file('index.html')).toMatch(/data-variation="cloud"[^>]*>\s*<p>Cloud\.<\/p>/);
+    expect(out.file('index.html')).toMatch(/data-variation="self-hosted"[^>]*hidden>/);
+    await expect(
+      exportFixture({
+        'docs.json': { name: 'V', variations: { options: [{ id: 'a b"', label: 'x' }] }, navigation: nav },
+        ...pages,
+      }),
+    ).rejects.toThrow(/variations\.options\[0\]\.id: ids are letters, digits, _ and -/);
+  });
+
   it('theme: every theme the format lists', async () => {
     for (const theme of ['mint', 'maple', 'palm', 'willow', 'linden', 'almond', 'aspen', 'sequoia', 'luma']) {
       const out = await exportFixture({ 'docs.json': { name: 'T', theme, navigation: nav }, ...pages });
