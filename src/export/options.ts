@@ -14,6 +14,11 @@ export interface ExportOptions {
   /** Remote OpenAPI sources mapped to local files, for sites whose docs.json names a URL. */
   openapiOverrides?: Record<string, string>;
   features: FeatureFlags;
+  /**
+   * Origins the API playground may send requests to (`https://api.internal:8443`). Air-gapped
+   * exports have no playground without them; elsewhere they narrow it from any http(s) origin.
+   */
+  playgroundOrigins?: string[];
   /** Limits on what one repository may make the export do (budgets.ts); the defaults where not given. */
   budgets?: Partial<ExportBudgets>;
 }
@@ -34,6 +39,11 @@ export interface FeatureFlags {
    * `exporter.embedded.siteScripts`): they run on the site's origin.
    */
   siteScripts: boolean;
+  /**
+   * The API playground ("Try it") on API pages: on by default in cloud and client-hosted exports;
+   * in air-gapped ones only when `playgroundOrigins` names where it may send.
+   */
+  playground: boolean;
 }
 
 /** Options as a caller gives them: anything left out takes the default of resolveOptions. */
@@ -51,7 +61,13 @@ export function resolveOptions(partial: ExportOptionsInput = {}): ExportOptions 
       search: partial.features?.search ?? true,
       analytics: deployment !== 'air-gapped' && (partial.features?.analytics ?? true),
       siteScripts: partial.features?.siteScripts ?? false,
+      playground:
+        (partial.features?.playground ?? true) &&
+        (deployment !== 'air-gapped' || (partial.playgroundOrigins?.length ?? 0) > 0),
     },
+    ...(partial.playgroundOrigins
+      ? { playgroundOrigins: partial.playgroundOrigins.map(playgroundOrigin) }
+      : {}),
     budgets: resolveBudgets(partial.budgets),
   };
 }
@@ -59,4 +75,19 @@ export function resolveOptions(partial: ExportOptionsInput = {}): ExportOptions 
 /** The budgets of an export: its options' overrides on the defaults. */
 export function budgetsOf(options: Pick<ExportOptions, 'budgets'>): ExportBudgets {
   return resolveBudgets(options.budgets);
+}
+
+/** An origin the playground may send to, as written (`https://api.example.com`, no path): refused with its reason otherwise. */
+export function playgroundOrigin(written: string): string {
+  let url: URL;
+  try {
+    url = new URL(written.trim());
+  } catch {
+    throw new Error(`playground origin "${written}" is not a URL such as https://api.example.com`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`playground origin "${written}" must be http or https`);
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password)
+    throw new Error(`playground origin "${written}" must be an origin only (scheme, host and port)`);
+  return url.origin;
 }

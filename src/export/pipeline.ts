@@ -30,6 +30,7 @@ import { publishStylesheets } from './assets/stylesheets.ts';
 import { canDrawDiagrams, mermaidAssets, NO_MERMAID_WARNING } from './diagrams/mermaid.ts';
 import { ExportError, type SourceProblem } from './errors.ts';
 import { katexAssets } from './markdown/math.ts';
+import { API_JS, openapiAssets } from './openapi/index.ts';
 import { type ExportOptions, type ExportOptionsInput, resolveOptions } from './options.ts';
 import { assertAssetNames } from './output/output-names.ts';
 import { SpoolReader, type SpoolSlice } from './output/page-spool.ts';
@@ -188,6 +189,8 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     if (hasMath) for (const file of katexAssets()) write(file.path, file.contents);
     if (hasDiagrams && !canDrawDiagrams()) configWarning(NO_MERMAID_WARNING);
     if (hasDiagrams) for (const file of mermaidAssets()) write(file.path, file.contents);
+    if (site.pages.some((page) => page.operation && page.rendered))
+      write(API_JS, readFileSync(openapiAssets.js));
     for (const [path, js] of scripts) write(path, js);
     listedPagesPerSection(site).forEach((size, index) => {
       if (size > FULL_NAV_LIMIT) {

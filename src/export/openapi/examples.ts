@@ -40,7 +40,7 @@ export function languageOf(contentType: string): string {
 }
 
 /** The examples of a media type: its own (their text counted), else one generated from its schema. */
-function mediaExamples(media: ApiMediaType, mode: ExampleMode, budget: OperationBudget): ApiExample[] {
+export function mediaExamples(media: ApiMediaType, mode: ExampleMode, budget: OperationBudget): ApiExample[] {
   if (media.examples.length > 0) {
     for (const example of media.examples) budget.text(textWeight(example.value));
     return media.examples;
@@ -54,13 +54,10 @@ function format(value: unknown, lang: string): string {
   return toJson(value);
 }
 
-// ---- request -------------------------------------------------------------------------------------
+// ---- request values (samples.ts builds the requests) ------------------------------------------
 
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-function parameterValue(parameter: ApiParameter, budget: OperationBudget): string | undefined {
+/** A parameter's example value as text; undefined when only a placeholder would do. */
+export function parameterValue(parameter: ApiParameter, budget: OperationBudget): string | undefined {
   const explicit =
     parameter.examples[0] ?? (parameter.schema ? explicitExample(parameter.schema) : undefined);
   if (explicit !== undefined) return scalarText(explicit.value);
@@ -72,124 +69,10 @@ function parameterValue(parameter: ApiParameter, budget: OperationBudget): strin
   return scalarText(exampleFromSchema(schema, 'request', () => budget.node()));
 }
 
-function scalarText(value: unknown): string {
+export function scalarText(value: unknown): string {
   if (Array.isArray(value)) return value.map(scalarText).join(',');
   if (typeof value === 'object' && value !== null) return toJson(value).replace(/\s+/g, '');
   return String(value);
-}
-
-function authHeaders(op: ApiOperation): {
-  headers: string[];
-  query: string[];
-  cookies: string[];
-  user?: string;
-} {
-  const out: { headers: string[]; query: string[]; cookies: string[]; user?: string } = {
-    headers: [],
-    query: [],
-    cookies: [],
-  };
-  const first: ApiSecurityScheme[] = op.security.find((r) => r.length > 0) ?? [];
-  for (const scheme of first) {
-    const placeholder = `<${scheme.name.replace(/[^\w-]+/g, '_')}>`;
-    if (scheme.type === 'apiKey' && scheme.parameterName) {
-      if (scheme.in === 'query') out.query.push(`${encodeURIComponent(scheme.parameterName)}=${placeholder}`);
-      else if (scheme.in === 'cookie') out.cookies.push(`${scheme.parameterName}=${placeholder}`);
-      else out.headers.push(`${scheme.parameterName}: ${placeholder}`);
-    } else if (scheme.type === 'http' && scheme.scheme === 'basic') {
-      out.user = '<username>:<password>';
-    } else if (scheme.type === 'http' && scheme.scheme !== undefined && scheme.scheme !== 'bearer') {
-      out.headers.push(
-        `Authorization: ${scheme.scheme[0]?.toUpperCase()}${scheme.scheme.slice(1)} <credentials>`,
-      );
-    } else if (scheme.type === 'http' || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') {
-      out.headers.push('Authorization: Bearer <token>');
-    }
-  }
-  return out;
-}
-
-function bodyLines(media: ApiMediaType, budget: OperationBudget): string[] {
-  const example = mediaExamples(media, 'request', budget)[0];
-  const type = media.contentType.toLowerCase();
-  const lines = [`--header ${shellQuote(`Content-Type: ${media.contentType}`)}`];
-  if (!example) return lines;
-  const value = example.value;
-  if (type.startsWith('multipart/form-data') || type.startsWith('application/x-www-form-urlencoded')) {
-    const flag = type.startsWith('multipart/') ? '--form' : '--data-urlencode';
-    const properties = media.schema && isObject(media.schema.properties) ? media.schema.properties : {};
-    if (isObject(value)) {
-      for (const [name, field] of Object.entries(value)) {
-        const property = asSchema(properties[name]);
-        const binary = property?.format === 'binary' || property?.contentMediaType !== undefined;
-        const text = binary && flag === '--form' ? `@<${name}>` : scalarText(field);
-        lines.push(`${flag} ${shellQuote(`${name}=${text}`)}`);
-      }
-    }
-    return lines;
-  }
-  lines.push(`--data ${shellQuote(format(value, languageOf(media.contentType)))}`);
-  return lines;
-}
-
-/** A curl command for the operation: first server, example path and required query values, auth, body. */
-export function curlExample(op: ApiOperation, budget = OperationBudget.standalone(op)): string {
-  const base = (op.servers[0]?.url ?? '').replace(/\/+$/, '');
-  const byPath = new Map(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, p]));
-  const path = op.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
-    const parameter = byPath.get(name);
-    const value = parameter ? parameterValue(parameter, budget) : undefined;
-    // curl treats {…} as a URL glob, so unknown values become <name> placeholders.
-    return value === undefined ? `<${name}>` : encodeURIComponent(value);
-  });
-  const auth = authHeaders(op);
-  const query = [...auth.query];
-  const lines = [`--request ${op.method}`];
-  const headers = [...auth.headers];
-  const cookies = [...auth.cookies];
-  for (const parameter of op.parameters) {
-    if (!parameter.required || parameter.in === 'path') continue;
-    const value = parameterValue(parameter, budget) ?? `<${parameter.name}>`;
-    if (parameter.in === 'query')
-      query.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(value)}`);
-    else if (parameter.in === 'header') headers.push(`${parameter.name}: ${value}`);
-    else cookies.push(`${parameter.name}=${value}`);
-  }
-  lines.push(`--url ${shellQuote(`${base}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`)}`);
-  if (auth.user) lines.push(`--user ${shellQuote(auth.user)}`);
-  for (const header of headers) lines.push(`--header ${shellQuote(header)}`);
-  if (cookies.length > 0) lines.push(`--cookie ${shellQuote(cookies.join('; '))}`);
-  const media = op.requestBody ? preferredMedia(op.requestBody.content) : undefined;
-  if (media) lines.push(...bodyLines(media, budget));
-  return `curl ${lines.join(' \\\n  ')}`;
-}
-
-const SAMPLE_LANGUAGES: Record<string, string> = {
-  curl: 'bash',
-  shell: 'bash',
-  sh: 'bash',
-  'c#': 'csharp',
-  csharp: 'csharp',
-  js: 'javascript',
-  node: 'javascript',
-  'node.js': 'javascript',
-  ts: 'typescript',
-  py: 'python',
-  golang: 'go',
-};
-
-/** The request examples: curl, then the document's own code samples (x-codeSamples). */
-export function requestSamples(op: ApiOperation, budget = OperationBudget.standalone(op)): CodeSample[] {
-  const samples: CodeSample[] = [{ title: 'cURL', lang: 'bash', code: curlExample(op, budget) }];
-  for (const sample of op.codeSamples) {
-    const lang = sample.lang.trim().toLowerCase();
-    samples.push({
-      title: sample.label ?? sample.lang,
-      lang: SAMPLE_LANGUAGES[lang] ?? lang,
-      code: sample.source,
-    });
-  }
-  return samples;
 }
 
 /** One example per response status (each named example of it, if there are several). */

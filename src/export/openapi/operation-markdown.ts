@@ -1,6 +1,6 @@
 import { OperationBudget, operationText } from './budget.ts';
 import { LOCATION_TITLES, sameAsStatus, securitySummary, statusText } from './describe.ts';
-import { type CodeSample, requestSamples, responseSamples } from './examples.ts';
+import { type CodeSample, responseSamples } from './examples.ts';
 import {
   type FieldView,
   literal,
@@ -11,6 +11,7 @@ import {
   viewSchema,
 } from './fields.ts';
 import { stripRawHtml } from './markdown.ts';
+import { DEFAULT_SAMPLE_OPTIONS, requestSamples, type SampleOptions } from './samples.ts';
 import type { ApiMediaType, ApiOperation, ApiParameter } from './types.ts';
 
 /**
@@ -112,7 +113,11 @@ function media(media: ApiMediaType, state: ViewState): string[] {
 }
 
 /** The operation as Markdown; `budget` bounds it as it does renderOperation. */
-export function operationMarkdown(op: ApiOperation, budget = OperationBudget.standalone(op)): string {
+export function operationMarkdown(
+  op: ApiOperation,
+  budget = OperationBudget.standalone(op),
+  samples: SampleOptions = DEFAULT_SAMPLE_OPTIONS,
+): string {
   budget.text(operationText(op));
   const out: string[] = [];
   const server = op.servers[0]?.url.replace(/\/+$/, '') ?? '';
@@ -180,7 +185,7 @@ export function operationMarkdown(op: ApiOperation, budget = OperationBudget.sta
   }
 
   out.push('## Examples', '', '### Request', '');
-  for (const sample of requestSamples(op, budget)) out.push(fenced(sample), '');
+  for (const sample of requestSamples(op, samples, budget)) out.push(fenced(sample), '');
   const responses = responseSamples(op, budget);
   if (responses.length > 0) {
     out.push('### Response', '');

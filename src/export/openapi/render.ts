@@ -3,7 +3,7 @@ import { h } from 'hastscript';
 import type { RenderContext } from '../render-context.ts';
 import { OperationBudget, operationText } from './budget.ts';
 import { LOCATION_TITLES, sameAsStatus, securitySummary, statusClass, statusText } from './describe.ts';
-import { requestSamples, responseSamples } from './examples.ts';
+import { type CodeSample, responseSamples } from './examples.ts';
 import {
   type FieldView,
   literal,
@@ -15,6 +15,8 @@ import {
   viewSchema,
 } from './fields.ts';
 import { renderDescription } from './markdown.ts';
+import { type PlaygroundOptions, playgroundPanel } from './playground.ts';
+import { DEFAULT_SAMPLE_OPTIONS, requestSamples, type SampleOptions } from './samples.ts';
 import type { ApiMediaType, ApiOperation, ApiParameter, ApiSecurityScheme } from './types.ts';
 
 /**
@@ -337,18 +339,48 @@ function responsesSection(op: ApiOperation, state: RenderState): Element | undef
   return section(state, 'api-responses', 'Responses', content);
 }
 
-function examplesSection(op: ApiOperation, state: RenderState): Element {
-  const { ctx } = state;
-  const content: ElementContent[] = [subheading(state, 'api-request-example', 'Request')];
-  for (const sample of requestSamples(op, state.budget))
-    content.push(ctx.codeBlock(sample.code, sample.lang, sample.title));
-  const responses = responseSamples(op, state.budget);
-  if (responses.length > 0) {
-    content.push(subheading(state, 'api-response-example', 'Response'));
-    for (const sample of responses) content.push(ctx.codeBlock(sample.code, sample.lang, sample.title));
-  }
-  return section(state, 'api-examples', 'Examples', content);
+/**
+ * A group of samples a reader chooses between (api.js adds the chooser and shows one; without
+ * script every sample shows under its title). `kind` is what the choice is remembered as.
+ */
+function sampleGroup(
+  state: RenderState,
+  kind: 'request' | 'response',
+  title: string,
+  samples: Array<CodeSample & { key: string }>,
+): Element {
+  return h('div', { className: ['ds-api-samples'], dataSamples: kind }, [
+    subheading(state, `api-${kind}-example`, title),
+    ...samples.map((sample) =>
+      h('div', { className: ['ds-api-sample'], dataSample: sample.key, dataTitle: sample.title }, [
+        state.ctx.codeBlock(sample.code, sample.lang, sample.title),
+      ]),
+    ),
+  ]);
 }
+
+function examplesSection(op: ApiOperation, state: RenderState, page: ApiPageOptions): Element {
+  const requests = requestSamples(op, page.samples, state.budget).map((s) => ({ ...s, key: s.language }));
+  const responses = responseSamples(op, state.budget).map((s) => ({ ...s, key: s.title }));
+  return section(state, 'api-examples', 'Examples', [
+    sampleGroup(state, 'request', 'Request', requests),
+    ...(responses.length > 0 ? [sampleGroup(state, 'response', 'Response', responses)] : []),
+  ]);
+}
+
+/** How a site shows its API pages: docs.json's `api` settings and the export's playground rule. */
+export interface ApiPageOptions {
+  samples: SampleOptions;
+  /** The "Try it" panel, or undefined for none (`playground.display: "none"`, or air-gapped without origins). */
+  playground?: PlaygroundOptions;
+  /** Example values already in the playground's inputs (`api.examples.prefill`). */
+  prefill?: boolean;
+}
+
+export const DEFAULT_API_PAGE: ApiPageOptions = {
+  samples: DEFAULT_SAMPLE_OPTIONS,
+  playground: { display: 'interactive' },
+};
 
 /**
  * The reference of one operation as hast. `budget` bounds what it may render (budget.ts): an
@@ -358,6 +390,7 @@ export function renderOperation(
   op: ApiOperation,
   ctx: RenderContext,
   budget = OperationBudget.standalone(op),
+  page: ApiPageOptions = DEFAULT_API_PAGE,
 ): ElementContent[] {
   const warned = new Set<string>();
   budget.text(operationText(op));
@@ -395,6 +428,7 @@ export function renderOperation(
           ' This endpoint is deprecated.',
         ])
       : undefined,
+    page.playground ? playgroundPanel(op, page.playground, budget, page.prefill) : undefined,
     ...description(op.description, state, 2),
     securitySection(op, state),
     parametersSection(op, state),
@@ -404,7 +438,7 @@ export function renderOperation(
   return [
     h('div', { className: ['ds-api', `ds-api-op-${method}`] }, [
       h('div', { className: ['ds-api-main'] }, main),
-      h('div', { className: ['ds-api-side'] }, [examplesSection(op, state)]),
+      h('div', { className: ['ds-api-side'] }, [examplesSection(op, state, page)]),
     ]),
   ];
 }

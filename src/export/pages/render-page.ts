@@ -12,6 +12,7 @@ import { SnippetResolver } from '../markdown/snippets.ts';
 import { mdastToHast } from '../markdown/to-hast.ts';
 import { replaceVariables } from '../markdown/variables.ts';
 import {
+  type ApiPageOptions,
   findOperation,
   loadOpenApi,
   OperationBudget,
@@ -31,6 +32,7 @@ import { listedPagesPerSection } from '../theme/layout-input.ts';
 import { PrerenderedParts } from '../theme/prerender.ts';
 import { enforceUrlPolicy } from '../url-policy.ts';
 import { enforceAirGap } from './air-gap.ts';
+import { apiPageOptions } from './api-page.ts';
 import { outlineContent } from './headings.ts';
 import { type FragmentLink, isExternal, LinkResolver, type LinkTargets } from './links.ts';
 
@@ -91,6 +93,7 @@ export class PageRenderer {
   }
 
   private titlesByOutput?: Map<string, string>;
+  private apiPage?: ApiPageOptions;
   /** Page titles by output path, for components that name a page (`<Mention page>`). */
   private titles(): Map<string, string> {
     this.titlesByOutput ??= new Map(this.site.pages.map((p) => [p.output, p.title]));
@@ -251,7 +254,11 @@ export class PageRenderer {
       if (!op) return unavailable(`${operation.file} has no operation ${label}.`);
       // The page and its Markdown copy each get the operation's budget.
       const budget = () => new OperationBudget(spec.file, op, this.budgets);
-      return { content: renderOperation(op, ctx, budget()), markdown: operationMarkdown(op, budget()) };
+      this.apiPage ??= apiPageOptions(this.site, this.options);
+      return {
+        content: renderOperation(op, ctx, budget(), this.apiPage),
+        markdown: operationMarkdown(op, budget(), this.apiPage.samples),
+      };
     } catch (error) {
       if (error instanceof ExportError) throw error;
       // $ref chains are followed by recursion; documentDepth bounds nesting within a file only.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeIssues } from '../../contract/issues.ts';
 import { ExportError, lineAndColumn, type SourceProblem } from '../errors.ts';
+import { sampleLanguage } from '../openapi/sample-languages.ts';
 import type { IconLibrary } from '../render-context.ts';
 
 /**
@@ -95,6 +96,25 @@ const docsJsonSchema = z.looseObject({
     .looseObject({
       options: z.array(z.union([z.string(), z.looseObject({ title: z.string(), href: z.unknown() })])),
       display: z.enum(['header', 'toc']).optional(),
+    })
+    .optional(),
+  api: z
+    .looseObject({
+      playground: z
+        .looseObject({
+          display: z.enum(['interactive', 'simple', 'none', 'auth']).optional(),
+          proxy: z.boolean().optional(),
+        })
+        .optional(),
+      examples: z
+        .looseObject({
+          languages: z.array(z.string()).optional(),
+          defaults: z.enum(['required', 'all']).optional(),
+          prefill: z.boolean().optional(),
+          autogenerate: z.boolean().optional(),
+        })
+        .optional(),
+      mdx: z.looseObject({ auth: z.unknown().optional(), server: z.unknown().optional() }).optional(),
     })
     .optional(),
   variations: z
@@ -214,11 +234,34 @@ export interface SiteConfig {
   contextual: Array<'copy' | 'view'>;
   /** `variables`: `{{name}}` in pages is replaced with the value. */
   variables: Record<string, string>;
+  /** docs.json `api`: how API pages show samples and the playground. */
+  api: ApiSettings;
   /** `variations.options`: what `<Variation is>` chooses between; the first is the default. */
   variations: Array<{ id: string; label: string }>;
   /** Settings of the format that cannot apply to a static site, or not yet: accepted, one note each. */
   notes: SourceProblem[];
 }
+
+/** docs.json `api` as API pages apply it. */
+export interface ApiSettings {
+  /** `playground.display`: `auth` (the platform's credentials-only view) shows as `simple`. */
+  playground: 'interactive' | 'simple' | 'none';
+  /** `examples.languages`, as the sample generator names them (samples.ts); the platform's defaults when unset. */
+  languages?: string[];
+  /** `examples.defaults`: samples with required parameters only (the default), or all. */
+  requiredOnly: boolean;
+  /** `examples.prefill`: the playground's inputs hold the examples. */
+  prefill: boolean;
+  /** `examples.autogenerate: false`: only the document's own samples. */
+  autogenerate: boolean;
+}
+
+const DEFAULT_API: ApiSettings = {
+  playground: 'interactive',
+  requiredOnly: true,
+  prefill: false,
+  autogenerate: true,
+};
 
 /** What a language of `navigation.languages` may set for itself: its banner, navbar and footer. */
 export type SiteChrome = Pick<
@@ -277,6 +320,22 @@ export function parseJsonFile(text: string, file: string): unknown {
 
 function zodProblems(error: z.ZodError, file: string): SourceProblem[] {
   return describeIssues(error).map((message) => ({ file, message }));
+}
+
+function apiSettings(api: DocsJson['api']): ApiSettings {
+  const display = api?.playground?.display;
+  const languages = api?.examples?.languages?.flatMap((name) => sampleLanguage(name) ?? []);
+  return {
+    playground: display === 'auth' ? 'simple' : (display ?? 'interactive'),
+    ...(languages ? { languages } : {}),
+    requiredOnly: api?.examples?.defaults !== 'all',
+    prefill: api?.examples?.prefill === true,
+    autogenerate: api?.examples?.autogenerate !== false,
+  };
+}
+
+function unknownSampleLanguages(api: DocsJson['api']): string[] {
+  return (api?.examples?.languages ?? []).filter((name) => sampleLanguage(name) === undefined);
 }
 
 function firstOpenapi(value: string | string[] | { source: string } | undefined): string | undefined {
@@ -351,8 +410,16 @@ function notesOf(c: DocsJson, file: string): SourceProblem[] {
       'seo.organization: structured data is not supported yet; it is accepted and ignored',
     ],
     [
-      c.api !== undefined,
-      'api: playground and example settings are not supported yet; API pages show their reference and a cURL example',
+      c.api?.playground?.proxy !== undefined,
+      "api.playground.proxy: a static site has no server to relay requests; the playground sends them from the reader's browser, which the API must allow (CORS). It is accepted and ignored",
+    ],
+    [
+      c.api?.mdx !== undefined,
+      'api.mdx: endpoints defined in MDX frontmatter are not supported yet; it is accepted and ignored',
+    ],
+    [
+      unknownSampleLanguages(c.api).length > 0,
+      `api.examples.languages ${unknownSampleLanguages(c.api).join(', ')}: no sample generator for these; they are left out`,
     ],
     [
       c.integrations?.customScripts !== undefined,
@@ -454,6 +521,7 @@ export function parseSiteConfig(raw: unknown, configFile: 'docs.json' | 'mint.js
       option === 'copy' || option === 'view' ? [option] : [],
     ),
     variables: c.variables ?? {},
+    api: apiSettings(c.api),
     variations: (c.variations?.options ?? []).map(({ id, label }) => ({ id, label })),
     notes: notesOf(c, configFile),
   };
@@ -537,6 +605,7 @@ function fromMintJson(raw: unknown): SiteConfig {
     fonts: {},
     contextual: [],
     variables: {},
+    api: DEFAULT_API,
     variations: [],
     notes: [],
     navigation: {

@@ -5,7 +5,9 @@ import type { Raw } from 'mdast-util-to-hast';
 import { iconElement } from '../components/index.ts';
 import { canDrawDiagrams, DIAGRAMS_JS, MERMAID_JS } from '../diagrams/mermaid.ts';
 import { KATEX_CSS } from '../markdown/math.ts';
+import { API_JS } from '../openapi/index.ts';
 import type { ExportOptions } from '../options.ts';
+import { apiPageOptions } from '../pages/api-page.ts';
 import type { TocEntry } from '../pages/headings.ts';
 import { isExternal, relativeUrl, rootPrefix } from '../pages/links.ts';
 import { isIndexed, type PageSpec, type SiteModel, type SiteNavItem } from '../source/load-site.ts';
@@ -55,14 +57,16 @@ export function renderLayout(input: LayoutInput): Element {
   // <Panel> content takes the table of contents' place in the side column, as on the platform.
   const panels = mode === 'default' ? input.content.filter(isPanel) : [];
   const content = panels.length > 0 ? input.content.filter((node) => !isPanel(node)) : input.content;
-  const showToc = mode === 'default' && input.toc.length > 0 && panels.length === 0;
+  // API pages give the table of contents' place to their examples column, as on the platform.
+  const apiPage = page.operation !== undefined;
+  const showToc = mode === 'default' && input.toc.length > 0 && panels.length === 0 && !apiPage;
   const shared = sharedHead(site, options);
   const dismissKey = bannerKey(chromeOf(input));
   const drawsDiagrams = input.diagrams === true && canDrawDiagrams();
 
   const head: ElementContent[] = [
     h('meta', { charSet: 'utf-8' }),
-    drawsDiagrams ? shared.diagramPolicy : shared.policy,
+    apiPage ? shared.apiPolicy : drawsDiagrams ? shared.diagramPolicy : shared.policy,
     h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
     h('title', title),
     ...(page.description ? [h('meta', { name: 'description', content: page.description })] : []),
@@ -102,6 +106,7 @@ export function renderLayout(input: LayoutInput): Element {
     ...(drawsDiagrams
       ? [MERMAID_JS, DIAGRAMS_JS].map((js) => h('script', { src: relativeUrl(page.output, js), defer: true }))
       : []),
+    ...(apiPage ? [h('script', { src: relativeUrl(page.output, API_JS), defer: true })] : []),
     ...site.scripts.map((js) => h('script', { src: relativeUrl(page.output, js), defer: true })),
     ...shared.analytics.tags,
   ];
@@ -163,6 +168,8 @@ interface SharedHead {
   policy: Element;
   /** The policy of pages with diagrams: Mermaid writes style elements as it draws. */
   diagramPolicy: Element;
+  /** The policy of API pages: the playground may connect where the export allows. */
+  apiPolicy: Element;
   /** docs.json `seo.metatags`: `og:` and `article:` ones as properties (Open Graph), the rest by name; never http-equiv. */
   metatags: Element[];
 }
@@ -180,10 +187,18 @@ function sharedHead(site: SiteModel, options: ExportOptions): SharedHead {
     };
     const policy = policyMeta(policyInput);
     const diagramPolicy = policyMeta({ ...policyInput, runtimeStyles: true });
+    const playground = apiPageOptions(site, options).playground;
+    const apiPolicy = policyMeta({
+      ...policyInput,
+      connectOrigins: [
+        ...tags.connectOrigins,
+        ...(playground ? (playground.origins ?? ['https:', 'http:']) : []),
+      ],
+    });
     const metatags = Object.entries(site.config.metatags).map(([key, content]) =>
       h('meta', /^(?:og|article|fb):/i.test(key) ? { property: key, content } : { name: key, content }),
     );
-    shared = { options, bootstrap, analytics: tags, policy, diagramPolicy, metatags };
+    shared = { options, bootstrap, analytics: tags, policy, diagramPolicy, apiPolicy, metatags };
     sharedHeads.set(site, shared);
   }
   return shared;
