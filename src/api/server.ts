@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import fastJson from 'fast-json-stringify';
@@ -116,6 +117,14 @@ export async function buildApiServer(
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(rateLimit, { global: false });
+  // A docs site's API playground calls from the reader's browser: only the origins configured may.
+  if (config.server.corsOrigins.length > 0)
+    await app.register(cors, {
+      origin: config.server.corsOrigins,
+      methods: ['GET', 'POST', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type'],
+      maxAge: 600,
+    });
 
   app.addHook('onResponse', async (request, reply) => {
     const line = {

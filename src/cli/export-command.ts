@@ -45,6 +45,11 @@ export function exportCommand(): Command {
       '--site-scripts',
       "include the repository's own .js files on every page (they run on the site's origin; off by default)",
     )
+    .option(
+      '--playground-origin <origin...>',
+      'an origin the API playground may send to (https://api.example.com); air-gapped exports have no playground without one',
+    )
+    .option('--no-playground', 'leave the API playground ("Try it") out of API pages')
     .option('--workers <n>', 'render threads (default: every core)', positiveInteger)
     .option('--report <file>', 'write the export report (every warning with file, line and kind) as JSON')
     .action(async (dir: string, flags) => {
@@ -73,7 +78,9 @@ export function exportCommand(): Command {
             search: flags.search,
             analytics: flags.analytics,
             siteScripts: flags.siteScripts === true,
+            playground: flags.playground,
           },
+          ...(flags.playgroundOrigin ? { playgroundOrigins: flags.playgroundOrigin } : {}),
         },
         onProgress: (p) => view.update(p.progress, `${p.phase} ${p.renderedPages}/${p.pageCount} pages`),
       }).finally(() => view.done());

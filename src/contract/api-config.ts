@@ -33,6 +33,11 @@ const SiteSource = z.union([
     .strict(),
 ]);
 
+/** An origin the API playground may send to: scheme, host and port only. */
+export const PlaygroundOrigin = z
+  .string()
+  .regex(/^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$/, 'an origin such as https://api.example.com (no path)');
+
 export const Site = z
   .object({
     domain: Domain,
@@ -48,9 +53,18 @@ export const Site = z
           .boolean()
           .optional()
           .describe("Include the repository's own .js files on every page (off by default)."),
+        playground: z
+          .boolean()
+          .optional()
+          .describe('The API playground on API pages (on by default; air-gapped sites need playgroundOrigins).'),
       })
       .strict()
       .default({}),
+    playgroundOrigins: z
+      .array(PlaygroundOrigin)
+      .max(32)
+      .optional()
+      .describe('Origins the API playground may send requests to; an air-gapped site has no playground without them.'),
     openapiOverrides: z.record(z.string(), z.string()).optional(),
   })
   .strict();
@@ -99,9 +113,16 @@ export const ApiConfig = z
           .positive()
           .default(64 * 1024),
         trustProxy: z.boolean().default(false),
+        corsOrigins: z
+          .array(z.union([PlaygroundOrigin, z.literal('null')]))
+          .max(64)
+          .default([])
+          .describe(
+            'Web origins whose pages may call the API from a browser (a docs site\'s API playground). "null" is the origin of pages opened from files. None by default.',
+          ),
       })
       .strict()
-      .default({ host: '127.0.0.1', port: 8080, bodyLimitBytes: 1024 * 1024, trustProxy: false }),
+      .default({ host: '127.0.0.1', port: 8080, bodyLimitBytes: 1024 * 1024, trustProxy: false, corsOrigins: [] }),
     auth: z
       .object({
         keyPrefix: z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Domain, StartExportRequest } from './admin-api.ts';
+import { PlaygroundOrigin } from './api-config.ts';
 import { DURATION_PATTERN } from './duration.ts';
 
 /** The StaticExport resource's API coordinates. */
@@ -156,6 +157,13 @@ export const EmbeddedExporter = z
       .optional()
       .describe(
         "Include the repository's own .js files on every page. Off by default; a script that names another origin is left out (the bundle is air-gapped).",
+      ),
+    playgroundOrigins: z
+      .array(PlaygroundOrigin)
+      .max(32)
+      .optional()
+      .describe(
+        'Origins the API playground on API pages may send requests to (the bundle is air-gapped: without them it has no playground).',
       ),
   })
   .describe('Run the export pipeline inside the operator, for clusters with no way out.');

@@ -357,6 +357,7 @@ export function exportOptions(
     paths: record.paths,
     openapiOverrides: site.openapiOverrides,
     features: site.features,
+    ...(site.playgroundOrigins ? { playgroundOrigins: site.playgroundOrigins } : {}),
   };
 }
 

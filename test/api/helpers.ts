@@ -36,10 +36,11 @@ export function testConfigYaml(
   storeDir: string,
   extra = '',
   storage = `local: { dir: ${storeDir} }`,
+  server = 'server: { host: 127.0.0.1, port: 0 }',
 ): string {
   const broken = docsRepo({ 'docs.json': '{"name": "Broken", "navigation": 42}' });
   return `
-server: { host: 127.0.0.1, port: 0 }
+${server}
 organizations:
   - { id: acme, plan: enterprise, projects: [proj-1, proj-2] }
   - { id: smallco, plan: pro, projects: [proj-small] }
@@ -65,8 +66,9 @@ export async function startTestApi(
   extraYaml = '',
   storeDir = tempDir('docsnap-store-'),
   storageYaml?: string,
+  serverYaml?: string,
 ): Promise<TestApi> {
-  const config = parseApiConfig(testConfigYaml(storeDir, extraYaml, storageYaml));
+  const config = parseApiConfig(testConfigYaml(storeDir, extraYaml, storageYaml, serverYaml));
   const keyStore = new ApiKeys(
     openObjectStore(config.storage, () => ''),
     config.auth.keyPrefix,

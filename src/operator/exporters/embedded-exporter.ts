@@ -75,6 +75,7 @@ export class EmbeddedExporter implements Exporter {
       deployment: 'air-gapped',
       siteUrl: spec.siteUrl,
       features: spec.siteScripts ? { siteScripts: true } : {},
+      ...(spec.playgroundOrigins ? { playgroundOrigins: spec.playgroundOrigins } : {}),
     };
     this.jobs = new ExportJobs(
       store,

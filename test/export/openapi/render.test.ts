@@ -176,14 +176,26 @@ describe('renderOperation', () => {
     expect(text(field(hast, 'api-response-200-header-x-rate-limit'))).toContain('Calls left.');
     expect(text(field(hast, 'api-response-404-message'))).toContain('string');
 
-    const requests = ctx.codeBlocks.filter((block) => block.meta !== undefined && !/^\d|default/.test(block.meta));
+    const requests = ctx.codeBlocks.filter(
+      (block) => block.meta !== undefined && !/^\d|default/.test(block.meta),
+    );
     const responses = ctx.codeBlocks.filter((block) => !requests.includes(block));
     const [curl] = requests;
     // The platform's default languages, each generated from the same request.
-    expect(requests.map((r) => r.meta)).toEqual(['cURL', 'Python', 'JavaScript', 'PHP', 'Go', 'Java', 'Ruby']);
+    expect(requests.map((r) => r.meta)).toEqual([
+      'cURL',
+      'Python',
+      'JavaScript',
+      'PHP',
+      'Go',
+      'Java',
+      'Ruby',
+    ]);
     expect(curl?.language).toBe('bash');
     expect(curl?.code).toContain('--request GET');
-    expect(curl?.code).toContain('--url https://eu.pets.example.com/v1/pets/3fa85f64-5717-4562-b3fc-2c963f66afa6');
+    expect(curl?.code).toContain(
+      '--url https://eu.pets.example.com/v1/pets/3fa85f64-5717-4562-b3fc-2c963f66afa6',
+    );
     expect(curl?.code).toContain("--header 'Authorization: Bearer <token>'");
     expect(curl?.code).toContain("--header 'X-Trace: <X-Trace>'");
     expect(curl?.code).not.toContain('limit=');
