@@ -56,7 +56,9 @@ export const Site = z
         playground: z
           .boolean()
           .optional()
-          .describe('The API playground on API pages (on by default; air-gapped sites need playgroundOrigins).'),
+          .describe(
+            'The API playground on API pages (on by default; air-gapped sites need playgroundOrigins).',
+          ),
       })
       .strict()
       .default({}),
@@ -64,7 +66,9 @@ export const Site = z
       .array(PlaygroundOrigin)
       .max(32)
       .optional()
-      .describe('Origins the API playground may send requests to; an air-gapped site has no playground without them.'),
+      .describe(
+        'Origins the API playground may send requests to; an air-gapped site has no playground without them.',
+      ),
     openapiOverrides: z.record(z.string(), z.string()).optional(),
   })
   .strict();
@@ -122,7 +126,13 @@ export const ApiConfig = z
           ),
       })
       .strict()
-      .default({ host: '127.0.0.1', port: 8080, bodyLimitBytes: 1024 * 1024, trustProxy: false, corsOrigins: [] }),
+      .default({
+        host: '127.0.0.1',
+        port: 8080,
+        bodyLimitBytes: 1024 * 1024,
+        trustProxy: false,
+        corsOrigins: [],
+      }),
     auth: z
       .object({
         keyPrefix: z

@@ -1,15 +1,6 @@
 import { OperationBudget, textWeight } from './budget.ts';
-import { isObject } from './resolve.ts';
-import {
-  asSchema,
-  type ExampleMode,
-  exampleFromSchema,
-  explicitExample,
-  schemaTypes,
-  str,
-  toJson,
-} from './schema.ts';
-import type { ApiExample, ApiMediaType, ApiOperation, ApiParameter, ApiSecurityScheme } from './types.ts';
+import { type ExampleMode, exampleFromSchema, explicitExample, schemaTypes, str, toJson } from './schema.ts';
+import type { ApiExample, ApiMediaType, ApiOperation, ApiParameter } from './types.ts';
 
 /** A code block to show: the page renders it with ctx.codeBlock, the Markdown copy as a fence. */
 export interface CodeSample {

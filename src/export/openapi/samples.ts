@@ -42,9 +42,43 @@ class Placeholders {
     this.names.push(name.replace(/[^\w.-]+/g, '_'));
     return `DOCSNAPPLACEHOLDER${this.names.length - 1}X`;
   }
-  fill(code: string): string {
-    return code.replace(/DOCSNAPPLACEHOLDER(\d+)X/g, (_, index: string) => `<${this.names[Number(index)]}>`);
+  fill(code: string, target: string): string {
+    // `<` and `>` are redirections to a shell: a word the generator left unquoted is quoted first.
+    const shellSafe = target === 'shell' ? quoteShellWords(code, PLACEHOLDER) : code;
+    return shellSafe.replace(PLACEHOLDER, (_, index: string) => `<${this.names[Number(index)]}>`);
   }
+}
+
+const PLACEHOLDER = /DOCSNAPPLACEHOLDER(\d+)X/g;
+
+/** Single-quotes each whitespace-separated word of a shell command that holds `pattern` outside quotes. */
+function quoteShellWords(code: string, pattern: RegExp): string {
+  return code.replace(
+    /(^|\s)((?:[^\s'"\\]|\\.)*(?:'[^']*'(?:[^\s'"\\]|\\.)*)*)/g,
+    (whole, space: string, word: string) => {
+      if (!word || word.startsWith("'") || !new RegExp(pattern.source).test(word.replace(/'[^']*'/g, '')))
+        return whole;
+      return `${space}'${word.replace(/'/g, `'\\''`)}'`;
+    },
+  );
+}
+
+/**
+ * The generator's JavaScript targets write multipart values between single quotes without
+ * escaping them: for those, the values arrive escaped already.
+ */
+function withEscapedFormValues(har: HarRequest): HarRequest {
+  const params = har.postData?.params;
+  if (!params) return har;
+  const escapeQuoted = (value: string) =>
+    value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n');
+  return {
+    ...har,
+    postData: {
+      ...har.postData,
+      params: params.map((p) => (p.value === undefined ? p : { ...p, value: escapeQuoted(p.value) })),
+    },
+  } as HarRequest;
 }
 
 /** The operation as one HAR request, with example values and placeholders. */
@@ -155,16 +189,21 @@ export function requestSamples(
     else others.push(entry);
   }
   const placeholders = new Placeholders();
-  let snippet: HTTPSnippet | undefined;
+  let har: HarRequest | undefined;
+  const snippets = new Map<boolean, HTTPSnippet>();
   const generated = (language: string): RequestSample | undefined => {
     const spec = LANGUAGES[language];
     if (!spec) return undefined;
-    snippet ??= new HTTPSnippet(harRequest(op, options, budget, placeholders), {
-      harIsAlreadyEncoded: false,
-    });
+    har ??= harRequest(op, options, budget, placeholders);
+    const javascript = spec.target === 'javascript' || spec.target === 'node';
+    let snippet = snippets.get(javascript);
+    if (!snippet) {
+      snippet = new HTTPSnippet(javascript ? withEscapedFormValues(har) : har);
+      snippets.set(javascript, snippet);
+    }
     const [code] = snippet.convert(spec.target as never, spec.client) || [];
     return typeof code === 'string'
-      ? { title: spec.title, lang: spec.lang, code: placeholders.fill(code), language }
+      ? { title: spec.title, lang: spec.lang, code: placeholders.fill(code, spec.target), language }
       : undefined;
   };
   const samples = options.languages.flatMap((language) => {

@@ -94,7 +94,7 @@
   function buildRequest() {
     let url;
     try {
-      url = new URL(base.value.trim().replace(/\/+$/, '') + '/');
+      url = new URL(`${base.value.trim().replace(/\/+$/, '')}/`);
     } catch {
       return 'The base URL is not a URL.';
     }
@@ -129,7 +129,7 @@
     let body;
     const text = form.querySelector('[data-try="body"]');
     const formFields = fields('form');
-    if (text && text.value.trim()) {
+    if (text?.value.trim()) {
       const type = text.dataset.contentType;
       if (/json/i.test(type)) {
         try {
