@@ -1,4 +1,6 @@
 import { writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { DeploymentKind } from '../export/render-context.ts';
 import { progressView } from './progress.ts';
@@ -15,6 +17,11 @@ function positiveInteger(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive whole number');
   return n;
+}
+
+/** $XDG_CACHE_HOME/docsnap/openapi, as other command-line tools keep what they download. */
+function defaultSpecCache(): string {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'docsnap', 'openapi');
 }
 
 export function exportCommand(): Command {
@@ -35,6 +42,18 @@ export function exportCommand(): Command {
       '--openapi-override <url=file>',
       'use a local file for a remote OpenAPI URL (repeatable)',
       keyValue,
+    )
+    .option(
+      '--fetch-remote-specs',
+      'fetch OpenAPI documents docs.json names by http(s) URL (public addresses only; not in air-gapped exports)',
+    )
+    .option(
+      '--remote-spec-private-host <host...>',
+      'a host name whose OpenAPI documents may be fetched from a private, loopback or link-local address',
+    )
+    .option(
+      '--remote-spec-cache <dir>',
+      'where fetched OpenAPI documents are kept by URL and ETag (default: ~/.cache/docsnap/openapi)',
     )
     .option('--no-search', 'leave out the offline search')
     .option(
@@ -81,6 +100,14 @@ export function exportCommand(): Command {
             playground: flags.playground,
           },
           ...(flags.playgroundOrigin ? { playgroundOrigins: flags.playgroundOrigin } : {}),
+          ...(flags.fetchRemoteSpecs || flags.remoteSpecPrivateHost || flags.remoteSpecCache
+            ? {
+                remoteSpecs: {
+                  cacheDir: flags.remoteSpecCache ?? defaultSpecCache(),
+                  privateHosts: flags.remoteSpecPrivateHost ?? [],
+                },
+              }
+            : {}),
         },
         onProgress: (p) => view.update(p.progress, `${p.phase} ${p.renderedPages}/${p.pageCount} pages`),
       }).finally(() => view.done());

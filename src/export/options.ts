@@ -1,4 +1,5 @@
 import { type ExportBudgets, resolveBudgets } from './budgets.ts';
+import type { RemoteSpecOptions } from './openapi/remote.ts';
 import type { DeploymentKind } from './render-context.ts';
 
 /** What an export produces beyond the docs repository itself. */
@@ -13,6 +14,12 @@ export interface ExportOptions {
   paths?: string[];
   /** Remote OpenAPI sources mapped to local files, for sites whose docs.json names a URL. */
   openapiOverrides?: Record<string, string>;
+  /**
+   * Opt-in: OpenAPI documents named by http(s) URL are fetched at export time (public addresses
+   * only unless a host is allowed; time and size limits; kept by URL and ETag). Never in an
+   * air-gapped export, which must not depend on the network.
+   */
+  remoteSpecs?: RemoteSpecOptions;
   features: FeatureFlags;
   /**
    * Origins the API playground may send requests to (`https://api.internal:8443`). Air-gapped
@@ -54,6 +61,10 @@ export type ExportOptionsInput = Partial<Omit<ExportOptions, 'features'>> & {
 /** The one place where the defaults of an export's options are decided. */
 export function resolveOptions(partial: ExportOptionsInput = {}): ExportOptions {
   const deployment = partial.deployment ?? 'cloud';
+  if (deployment === 'air-gapped' && partial.remoteSpecs)
+    throw new Error(
+      'an air-gapped export fetches no remote OpenAPI documents: map each URL to a local copy (openapi overrides) instead',
+    );
   return {
     ...partial,
     deployment,

@@ -229,7 +229,7 @@ describe('deployment features', () => {
     expect(readFileSync(join(unconfigured, 'a.html'), 'utf8')).not.toMatch(/<script[^>]+src="https?:/);
   });
 
-  it('never fetches a remote OpenAPI document: a notice and a warning, or a local override', async () => {
+  it('without the opt-in, never fetches a remote OpenAPI document: a notice and a warning, or a local override', async () => {
     const spec = {
       openapi: '3.0.3',
       info: { title: 'T', version: '1' },

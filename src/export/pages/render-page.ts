@@ -14,10 +14,11 @@ import { replaceVariables } from '../markdown/variables.ts';
 import {
   type ApiPageOptions,
   findOperation,
-  loadOpenApi,
+  loadSpecSource,
   OperationBudget,
   operationMarkdown,
   renderOperation,
+  shownUrl,
 } from '../openapi/index.ts';
 import { budgetsOf, type ExportOptions } from '../options.ts';
 import type { RenderContext } from '../render-context.ts';
@@ -242,13 +243,16 @@ export class PageRenderer {
     };
     if (!operation.file) {
       return unavailable(
-        `the OpenAPI document ${operation.source} is remote and an export fetches nothing; map it to a local copy with the openapi override option.`,
+        `the OpenAPI document ${shownUrl(operation.source)} is remote and this export fetches nothing; map it to a local copy with the openapi override option, or let the export fetch it (--fetch-remote-specs).`,
       );
     }
     try {
-      const spec = await loadOpenApi(operation.file, {
+      // Loading the site fetched remote documents; a render thread reads the copy it kept.
+      const spec = await loadSpecSource(operation.file, {
         repoRoot: this.site.root,
         maxDepth: this.budgets.documentDepth,
+        remote: this.options.remoteSpecs,
+        network: false,
       });
       const op = findOperation(spec, operation.method, operation.path);
       if (!op) return unavailable(`${operation.file} has no operation ${label}.`);

@@ -3,7 +3,7 @@ import { overBudget } from '../budgets.ts';
 import { ExportError, type SourceProblem } from '../errors.ts';
 import {
   findOperation,
-  loadOpenApi,
+  loadSpecSource,
   type OpenApiSpec,
   parseOperationRef,
   UnsupportedOperationRefError,
@@ -132,7 +132,8 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
   const resolveOpenapiFile = (source: string, location: string): string | undefined => {
     const override = options.openapiOverrides?.[source];
     if (override) return repo.normalize(override);
-    if (/^https?:\/\//i.test(source)) return undefined;
+    // A URL is read only when the export opted in to fetching (options.remoteSpecs).
+    if (/^https?:\/\//i.test(source)) return options.remoteSpecs ? source : undefined;
     const path = repo.normalize(source, { file: configFile });
     if (!fileSet.has(path))
       missing.push({
@@ -146,9 +147,12 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
   const loadSpec = (file: string): Promise<OpenApiSpec | Error> => {
     let spec = specs.get(file);
     if (!spec) {
-      spec = loadOpenApi(file, { repoRoot: repo.root, maxDepth: budgets.documentDepth }).catch(
-        (error: Error) => error,
-      );
+      spec = loadSpecSource(file, {
+        repoRoot: repo.root,
+        maxDepth: budgets.documentDepth,
+        remote: options.remoteSpecs,
+        network: true,
+      }).catch((error: Error) => error);
       specs.set(file, spec);
     }
     return spec;

@@ -66,7 +66,7 @@ async function generated(
   const file = context.fileOf(source, `${location}.openapi`);
   if (file === undefined) {
     warn(
-      `${JSON.stringify(source)} is not read: the export reads OpenAPI documents from the repository only (give a local copy with --openapi-override URL=FILE); no pages were made for it`,
+      `${JSON.stringify(source)} is not read: the export reads OpenAPI documents from the repository only (give a local copy with --openapi-override URL=FILE, or let the export fetch it with --fetch-remote-specs); no pages were made for it`,
     );
     return {};
   }

@@ -1,0 +1,283 @@
+import { createHash } from 'node:crypto';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
+import ipaddr from 'ipaddr.js';
+import { isHttpUrl, OpenApiError } from './files.ts';
+import { loadOpenApi } from './load.ts';
+import type { OpenApiSpec } from './types.ts';
+
+/**
+ * Remote OpenAPI documents, fetched at export time when an export opts in (never in air-gapped
+ * ones). Tenant repositories name the URL, and exports may run in a shared server: only http and
+ * https, only public addresses unless a host is allowed by name (checked on the address actually
+ * connected to, so DNS cannot point a name elsewhere between check and use), a time limit, a
+ * size limit, and a copy kept by URL and ETag so a rebuild asks the server "changed?" only.
+ */
+export interface RemoteSpecOptions {
+  /** Where fetched documents are kept, one directory per URL. */
+  cacheDir: string;
+  /** Host names (as URLs write them) that may resolve to private, loopback or link-local addresses. */
+  privateHosts?: string[];
+  /** Per document, redirects included. Default 20 s. */
+  timeoutMs?: number;
+  /** Largest document accepted. Default 16 MiB. */
+  maxBytes?: number;
+}
+
+export const REMOTE_SPEC_DEFAULTS = { timeoutMs: 20_000, maxBytes: 16 * 1024 * 1024 };
+const MAX_REDIRECTS = 5;
+
+/** A fetched document on disk: load it with loadOpenApi(file, { repoRoot: root }). */
+export interface RemoteSpecCopy {
+  root: string;
+  file: string;
+}
+
+/** The URL as messages show it: no credentials, no query (a presigned link's signature is a secret). */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}${parsed.search ? '?…' : ''}`;
+  } catch {
+    return url.length > 60 ? `${url.slice(0, 60)}…` : url;
+  }
+}
+
+/** The URL if an export may fetch it, or an error saying why not (before any connection). */
+export function remoteSpecUrl(text: string, privateHosts: readonly string[] = []): URL {
+  let url: URL;
+  try {
+    url = new URL(text.startsWith('//') ? `https:${text}` : text);
+  } catch {
+    throw new OpenApiError(text, `OpenAPI URL "${shownUrl(text)}" is not a URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OpenApiError(text, `OpenAPI URL "${shownUrl(text)}" is not http or https; it is not fetched.`);
+  if (url.username || url.password)
+    throw new OpenApiError(
+      text,
+      `OpenAPI URL "${shownUrl(text)}" carries credentials; an export sends none. Map it to a local copy instead.`,
+    );
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) {
+    const refusal = addressRefusal(host, url.hostname, privateHosts);
+    if (refusal) throw new OpenApiError(text, `OpenAPI URL "${shownUrl(text)}": ${refusal}`);
+  }
+  return url;
+}
+
+/** Why an export may not connect to `address` (reached by the name `host`), or undefined when it may. */
+export function addressRefusal(
+  address: string,
+  host: string,
+  privateHosts: readonly string[],
+): string | undefined {
+  if (privateHosts.includes(host.toLowerCase())) return undefined;
+  let range: string;
+  try {
+    range = ipaddr.process(address).range();
+  } catch {
+    return `${address} is not an IP address`;
+  }
+  if (range === 'unicast') return undefined;
+  const what = host.replace(/^\[|\]$/g, '') === address ? `${address} is` : `${host} resolves to ${address},`;
+  return (
+    `${what} a ${range} address, which an export does not connect to ` +
+    '(allow the host by name to fetch from a private network)'
+  );
+}
+
+/** A DNS lookup for http(s).request that fails when an address is not one the export may reach. */
+function guardedLookup(privateHosts: readonly string[]) {
+  return (
+    hostname: string,
+    options: { all?: boolean; family?: number },
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ): void => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '');
+      for (const { address } of addresses) {
+        const refusal = addressRefusal(address, hostname, privateHosts);
+        if (refusal) return callback(new Error(refusal), '');
+      }
+      const first = addresses[0];
+      if (!first) return callback(new Error(`${hostname} has no address`), '');
+      if (options.all) callback(null, addresses);
+      else callback(null, first.address, first.family);
+    });
+  };
+}
+
+interface Fetched {
+  status: number;
+  etag?: string;
+  body?: Buffer;
+}
+
+/** One GET, redirects followed (each re-checked), the body read up to maxBytes, within the deadline. */
+async function get(
+  start: URL,
+  headers: Record<string, string>,
+  options: Required<Omit<RemoteSpecOptions, 'cacheDir'>>,
+  signal: AbortSignal,
+): Promise<Fetched> {
+  let url = start;
+  for (let redirects = 0; ; redirects++) {
+    const response = await send(url, headers, options.privateHosts, signal);
+    const location = response.headers.location;
+    if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400 && location) {
+      response.resume();
+      if (redirects >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+      url = remoteSpecUrl(new URL(location, url).href, options.privateHosts);
+      continue;
+    }
+    const status = response.statusCode ?? 0;
+    const etag = typeof response.headers.etag === 'string' ? response.headers.etag : undefined;
+    if (status !== 200) {
+      response.resume();
+      return { status, ...(etag ? { etag } : {}) };
+    }
+    const declared = Number(response.headers['content-length']);
+    if (declared > options.maxBytes) {
+      response.destroy();
+      throw new Error(`the document is ${declared} bytes, over the limit of ${options.maxBytes}`);
+    }
+    return { status, ...(etag ? { etag } : {}), body: await readLimited(response, options.maxBytes) };
+  }
+}
+
+function send(
+  url: URL,
+  headers: Record<string, string>,
+  privateHosts: readonly string[],
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers, lookup: guardedLookup(privateHosts) as never, signal }, resolve);
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function readLimited(response: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      response.destroy();
+      throw new Error(`the document is over the limit of ${maxBytes} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+interface CacheMeta {
+  url: string;
+  etag?: string;
+  file: string;
+}
+
+function cacheRoot(cacheDir: string, url: string): string {
+  return join(cacheDir, createHash('sha256').update(url).digest('hex').slice(0, 32));
+}
+
+/** The file name of a copy: its extension tells the reader JSON from YAML; none means "look at the text". */
+function copyName(url: URL): string {
+  const ext = /\.(json|ya?ml)$/i.exec(url.pathname)?.[1]?.toLowerCase();
+  return ext ? `openapi.${ext}` : 'openapi';
+}
+
+async function readMeta(root: string): Promise<CacheMeta | undefined> {
+  try {
+    return JSON.parse(await readFile(join(root, 'meta.json'), 'utf8')) as CacheMeta;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeAtomically(path: string, data: string | Buffer): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, data);
+  await rename(temporary, path);
+}
+
+// One fetch per URL per process: every page of an API tab names the same document.
+const inFlight = new Map<string, Promise<RemoteSpecCopy>>();
+
+/** Fetches a remote document into the cache (or confirms the cached copy by ETag), or throws an OpenApiError saying why not. */
+export function fetchRemoteSpec(source: string, options: RemoteSpecOptions): Promise<RemoteSpecCopy> {
+  const key = `${options.cacheDir}\n${source}`;
+  let promise = inFlight.get(key);
+  if (!promise) {
+    promise = fetchNow(source, options);
+    inFlight.set(key, promise);
+    promise.catch(() => inFlight.delete(key));
+  }
+  return promise;
+}
+
+async function fetchNow(source: string, options: RemoteSpecOptions): Promise<RemoteSpecCopy> {
+  const settings = { ...REMOTE_SPEC_DEFAULTS, privateHosts: [], ...options };
+  const privateHosts = settings.privateHosts.map((h) => h.toLowerCase());
+  const url = remoteSpecUrl(source, privateHosts);
+  const root = cacheRoot(options.cacheDir, url.href);
+  const cached = await readMeta(root);
+  const headers: Record<string, string> = { accept: 'application/json, application/yaml, text/yaml, */*' };
+  if (cached?.etag) headers['if-none-match'] = cached.etag;
+  const deadline = AbortSignal.timeout(settings.timeoutMs);
+  let fetched: Fetched;
+  try {
+    fetched = await get(url, headers, { ...settings, privateHosts }, deadline);
+  } catch (error) {
+    const reason = deadline.aborted
+      ? `it did not arrive within ${settings.timeoutMs} ms`
+      : (error as Error).message;
+    throw new OpenApiError(source, `OpenAPI URL "${shownUrl(source)}" could not be fetched: ${reason}`);
+  }
+  if (fetched.status === 304 && cached) return { root, file: cached.file };
+  if (!fetched.body)
+    throw new OpenApiError(source, `OpenAPI URL "${shownUrl(source)}" answered HTTP ${fetched.status}.`);
+  const file = copyName(url);
+  await mkdir(root, { recursive: true });
+  await writeAtomically(join(root, file), fetched.body);
+  const meta: CacheMeta = { url: url.href, file, ...(fetched.etag ? { etag: fetched.etag } : {}) };
+  await writeAtomically(join(root, 'meta.json'), JSON.stringify(meta));
+  return { root, file };
+}
+
+/** The copy an earlier fetchRemoteSpec kept, without the network (render threads read what loading fetched). */
+export async function cachedRemoteSpec(source: string, options: RemoteSpecOptions): Promise<RemoteSpecCopy> {
+  const url = remoteSpecUrl(source, options.privateHosts);
+  const root = cacheRoot(options.cacheDir, url.href);
+  const meta = await readMeta(root);
+  if (!meta) throw new OpenApiError(source, `OpenAPI URL "${shownUrl(source)}" was not fetched.`);
+  return { root, file: meta.file };
+}
+
+/**
+ * The document a page or navigation names: a repository file, or (when the export opted in) a
+ * remote one, fetched when `network` is true and read from the copy otherwise.
+ */
+export async function loadSpecSource(
+  source: string,
+  options: { repoRoot: string; maxDepth?: number; remote?: RemoteSpecOptions; network: boolean },
+): Promise<OpenApiSpec> {
+  if (!options.remote || !isHttpUrl(source)) return loadOpenApi(source, options);
+  const copy = options.network
+    ? await fetchRemoteSpec(source, options.remote)
+    : await cachedRemoteSpec(source, options.remote);
+  const spec = await loadOpenApi(copy.file, { repoRoot: copy.root, maxDepth: options.maxDepth });
+  return { ...spec, file: shownUrl(source) };
+}
+
+/** Forgets which URLs this process fetched, so the next export asks again (tests; a long-running server between exports). */
+export function resetRemoteSpecs(): void {
+  inFlight.clear();
+}
