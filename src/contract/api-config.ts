@@ -70,8 +70,25 @@ export const Site = z
         'Origins the API playground may send requests to; an air-gapped site has no playground without them.',
       ),
     openapiOverrides: z.record(z.string(), z.string()).optional(),
+    remoteSpecs: z
+      .object({
+        privateHosts: z
+          .array(z.string().min(1).max(253))
+          .max(32)
+          .default([])
+          .describe('Host names whose documents may come from a private, loopback or link-local address.'),
+      })
+      .strict()
+      .optional()
+      .describe(
+        'Fetch OpenAPI documents docs.json names by http(s) URL at export time (not for air-gapped sites).',
+      ),
   })
-  .strict();
+  .strict()
+  .refine((site) => !(site.deployment === 'air-gapped' && site.remoteSpecs), {
+    message: 'an air-gapped site fetches no remote OpenAPI documents (remoteSpecs); use openapiOverrides',
+    path: ['remoteSpecs'],
+  });
 export type SiteConfig = z.infer<typeof Site>;
 
 const LocalStorage = z

@@ -245,7 +245,16 @@ export class ExportJobs {
       const source = await this.checkout(site, workDir, signal, record.sourceRef);
       const archivePath = join(workDir, 'site.tar.gz');
       const result = await this.runner(
-        { source, archivePath, workDir, options: exportOptions(site, record) },
+        {
+          source,
+          archivePath,
+          workDir,
+          options: exportOptions(
+            site,
+            record,
+            join(this.config.exports.workDir ?? tmpdir(), 'docsnap-openapi-cache'),
+          ),
+        },
         {
           signal,
           onProgress: (progress) => {
@@ -349,6 +358,7 @@ export class ExportJobs {
 export function exportOptions(
   site: SiteConfig,
   record: Pick<ExportJobRecord, 'version' | 'paths'>,
+  specCache = join(tmpdir(), 'docsnap-openapi-cache'),
 ): ExportOptionsInput {
   return {
     deployment: site.deployment,
@@ -358,6 +368,14 @@ export function exportOptions(
     openapiOverrides: site.openapiOverrides,
     features: site.features,
     ...(site.playgroundOrigins ? { playgroundOrigins: site.playgroundOrigins } : {}),
+    ...(site.remoteSpecs
+      ? {
+          remoteSpecs: {
+            cacheDir: join(specCache, site.domain),
+            privateHosts: site.remoteSpecs.privateHosts,
+          },
+        }
+      : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { type ApiPageOptions, DEFAULT_SAMPLE_LANGUAGES } from '../openapi/index.ts';
+import { type ApiOperation, type ApiPageOptions, DEFAULT_SAMPLE_LANGUAGES } from '../openapi/index.ts';
 import type { ExportOptions } from '../options.ts';
 import type { SiteModel } from '../source/load-site.ts';
 
@@ -24,4 +24,11 @@ export function apiPageOptions(site: SiteModel, options: ExportOptions): ApiPage
         }
       : {}),
   };
+}
+
+/** The operation with the site's base URLs (mint.json `api.baseUrl`) as its servers when its document names none. */
+export function withSiteServers(op: ApiOperation, site: SiteModel): ApiOperation {
+  const baseUrls = site.config.api.baseUrls;
+  if (op.servers.length > 0 || !baseUrls) return op;
+  return { ...op, servers: baseUrls.map((url) => ({ url })) };
 }

@@ -33,7 +33,7 @@ import { listedPagesPerSection } from '../theme/layout-input.ts';
 import { PrerenderedParts } from '../theme/prerender.ts';
 import { enforceUrlPolicy } from '../url-policy.ts';
 import { enforceAirGap } from './air-gap.ts';
-import { apiPageOptions } from './api-page.ts';
+import { apiPageOptions, withSiteServers } from './api-page.ts';
 import { outlineContent } from './headings.ts';
 import { type FragmentLink, isExternal, LinkResolver, type LinkTargets } from './links.ts';
 
@@ -254,8 +254,9 @@ export class PageRenderer {
         remote: this.options.remoteSpecs,
         network: false,
       });
-      const op = findOperation(spec, operation.method, operation.path);
-      if (!op) return unavailable(`${operation.file} has no operation ${label}.`);
+      const found = findOperation(spec, operation.method, operation.path);
+      if (!found) return unavailable(`${operation.file} has no operation ${label}.`);
+      const op = withSiteServers(found, this.site);
       // The page and its Markdown copy each get the operation's budget.
       const budget = () => new OperationBudget(spec.file, op, this.budgets);
       this.apiPage ??= apiPageOptions(this.site, this.options);

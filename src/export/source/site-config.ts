@@ -178,6 +178,17 @@ const mintJsonSchema = z.looseObject({
     .array(z.looseObject({ source: z.string(), destination: z.string(), permanent: z.boolean().optional() }))
     .optional(),
   openapi: z.union([z.string(), z.array(z.string())]).optional(),
+  api: z
+    .looseObject({
+      baseUrl: z.union([z.string(), z.array(z.string())]).optional(),
+      playground: z.looseObject({ mode: z.enum(['show', 'simple', 'hide']).optional() }).optional(),
+      request: z
+        .looseObject({
+          example: z.looseObject({ languages: z.array(z.string()).optional() }).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 export interface SiteConfig {
@@ -254,6 +265,8 @@ export interface ApiSettings {
   prefill: boolean;
   /** `examples.autogenerate: false`: only the document's own samples. */
   autogenerate: boolean;
+  /** mint.json `api.baseUrl`: the servers of operations whose document names none. */
+  baseUrls?: string[];
 }
 
 const DEFAULT_API: ApiSettings = {
@@ -331,6 +344,21 @@ function apiSettings(api: DocsJson['api']): ApiSettings {
     requiredOnly: api?.examples?.defaults !== 'all',
     prefill: api?.examples?.prefill === true,
     autogenerate: api?.examples?.autogenerate !== false,
+  };
+}
+
+/** mint.json `api`: the playground's mode, sample languages and base URLs, as docs.json's `api` reads them. */
+function mintApiSettings(api: z.infer<typeof mintJsonSchema>['api']): ApiSettings {
+  const mode = api?.playground?.mode;
+  const languages = api?.request?.example?.languages?.flatMap((name) => sampleLanguage(name) ?? []);
+  const baseUrls = (typeof api?.baseUrl === 'string' ? [api.baseUrl] : (api?.baseUrl ?? [])).filter((url) =>
+    /^https?:\/\//i.test(url),
+  );
+  return {
+    ...DEFAULT_API,
+    playground: mode === 'hide' ? 'none' : mode === 'simple' ? 'simple' : 'interactive',
+    ...(languages ? { languages } : {}),
+    ...(baseUrls.length > 0 ? { baseUrls } : {}),
   };
 }
 
@@ -605,7 +633,7 @@ function fromMintJson(raw: unknown): SiteConfig {
     fonts: {},
     contextual: [],
     variables: {},
-    api: DEFAULT_API,
+    api: mintApiSettings(c.api),
     variations: [],
     notes: [],
     navigation: {

@@ -203,7 +203,6 @@ describe('appearance', () => {
       thumbnails: { appearance: 'dark' },
       metadata: { timestamp: true },
       interaction: { drilldown: true },
-      api: { playground: { display: 'interactive' } },
       integrations: { customScripts: [{ src: 'https://cdn.example.com/x.js' }] },
       seo: { organization: { name: 'Acme' } },
       styling: { codeblocks: 'dark', latex: true },
@@ -218,7 +217,6 @@ describe('appearance', () => {
       'styling.codeblocks',
       'styling.latex is not supported yet',
       'seo.organization',
-      'api',
       'integrations.customScripts',
     ]);
   });
