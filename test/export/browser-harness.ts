@@ -1,8 +1,9 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's chromium, as the browser tests run it. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -54,4 +55,28 @@ export async function serveSite(dir: string): Promise<{ base: string; server: Se
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/`, server };
+}
+
+const AXE = join(dirname(fileURLToPath(import.meta.resolve('axe-core'))), 'axe.min.js');
+
+/** axe-core's WCAG 2 A/AA and best-practice rules on the open page; `exclude` leaves parts out. */
+export async function accessibilityViolations(tab: Page, exclude: string[] = []): Promise<string[]> {
+  await tab.addScriptTag({ path: AXE });
+  return tab.evaluate(async (excluded) => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: unknown,
+            options: unknown,
+          ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ html: string }> }> }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(
+      { include: [['html']], exclude: excluded.map((selector) => [selector]) },
+      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice'] } },
+    );
+    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.html.slice(0, 120)}`));
+  }, exclude);
 }

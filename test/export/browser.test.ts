@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSite } from '../../src/export/pipeline.ts';
 import { ArchiveStore, startTestServer } from '../serve/helpers.ts';
-import { launchChromium, serveSite } from './browser-harness.ts';
+import { accessibilityViolations, launchChromium, serveSite } from './browser-harness.ts';
 import {
   CORPORA,
   docsRepo,
@@ -312,30 +312,6 @@ describe('the sidebar of a large section in headless Chromium', () => {
     await tab.context().close();
   });
 });
-
-const AXE = join(dirname(fileURLToPath(import.meta.resolve('axe-core'))), 'axe.min.js');
-
-/** axe-core's WCAG 2 A/AA and best-practice rules on the open page; `exclude` leaves parts out. */
-async function accessibilityViolations(tab: Page, exclude: string[] = []): Promise<string[]> {
-  await tab.addScriptTag({ path: AXE });
-  return tab.evaluate(async (excluded) => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            ctx: unknown,
-            options: unknown,
-          ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ html: string }> }> }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(
-      { include: [['html']], exclude: excluded.map((selector) => [selector]) },
-      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice'] } },
-    );
-    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.html.slice(0, 120)}`));
-  }, exclude);
-}
 
 describe('accessibility in headless Chromium (axe-core)', () => {
   it('finds no violation on pages built from components, in light and dark themes', async () => {

@@ -241,7 +241,8 @@ function header(input: LayoutInput): Element {
         h('img', {
           className: ['ds-logo', 'ds-logo-dark'],
           src: input.resolveAsset(config.logo.dark),
-          alt: '',
+          // One of the two is shown (the other is display: none): each names the link.
+          alt: config.name,
         }),
       ]
     : [h('span', { className: ['ds-site-name'] }, config.name)];

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSite } from '../../../src/export/pipeline.ts';
 import { startTestApi, type TestApi } from '../../api/helpers.ts';
-import { launchChromium, serveSite } from '../browser-harness.ts';
+import { accessibilityViolations, launchChromium, serveSite } from '../browser-harness.ts';
 import { EXAMPLE_SITE, tempDir } from '../fixtures.ts';
 
 /**
@@ -171,5 +171,21 @@ describe('the API playground against a real docsnap api', () => {
     );
     expect(shown).toEqual(['go']);
     await context.close();
+  });
+
+  it('has no accessibility violation with the playground open and an answer shown, in light and dark themes (axe-core)', async () => {
+    for (const theme of ['light', 'dark']) {
+      // bypassCSP: axe is injected as a script the page's policy rightly refuses.
+      const context = await browser.newContext({ bypassCSP: true });
+      await context.addInitScript((t) => localStorage.setItem('ds-theme', t), theme);
+      const tab = await context.newPage();
+      await tab.goto(`${base}${PAGE}`);
+      const answered = await send(tab, { base: api.url, key: 'docsnap_wrong', body: BODY });
+      expect(answered.status).toMatch(/^401/);
+      expect(await accessibilityViolations(tab), `answer (${theme})`).toEqual([]);
+      await send(tab, { base: 'http://127.0.0.1:9' });
+      expect(await accessibilityViolations(tab), `network explanation (${theme})`).toEqual([]);
+      await context.close();
+    }
   });
 });

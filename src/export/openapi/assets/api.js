@@ -179,6 +179,10 @@
       for (const [name, value] of response.headers)
         headerList.append(el('dt', '', name), el('dd', '', value));
       const ok = response.status < 400;
+      // A long body scrolls: focusable, so a keyboard can scroll it too.
+      const body = el('pre', 'ds-try-body', pretty(text, response.headers.get('content-type')));
+      body.tabIndex = 0;
+      body.setAttribute('aria-label', 'Response body');
       show([
         el(
           'p',
@@ -189,7 +193,7 @@
         el('p', 'ds-try-label', 'Headers'),
         headerList,
         el('p', 'ds-try-label', 'Body'),
-        el('pre', 'ds-try-body', pretty(text, response.headers.get('content-type'))),
+        body,
       ]);
     } catch {
       const origin =
