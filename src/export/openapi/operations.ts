@@ -1,3 +1,4 @@
+import { urlScheme } from '../url-policy.ts';
 import { isHttpMethod } from './ref.ts';
 import { isObject } from './resolve.ts';
 import { asSchema, str } from './schema.ts';
@@ -285,6 +286,9 @@ function normalizeServers(raw: unknown): ApiServer[] {
       const variable = variables[name];
       return isObject(variable) && variable.default !== undefined ? String(variable.default) : whole;
     });
+    // Samples and the playground send to it: http(s) or relative only, never javascript: or file:.
+    const scheme = urlScheme(url);
+    if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') continue;
     const description = str(server.description);
     out.push({ url, ...(description !== undefined ? { description } : {}) });
   }
