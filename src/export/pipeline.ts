@@ -375,7 +375,7 @@ async function renderPages(
   }
 
   const workerFile = new URL(
-    `./render-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+    `./render-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
     import.meta.url,
   );
   const pool = new Piscina({

@@ -71,3 +71,10 @@ export type Component = (input: ComponentInput) => ElementContent[];
  *   </div>
  */
 export const CODE_BLOCK_CLASS = 'ds-code';
+
+/**
+ * The class of content that is not searched, though its ids stay link targets: an API page's
+ * samples and playground (the same request in seven languages would match every search for
+ * "import" or "headers").
+ */
+export const NOT_SEARCHED_CLASS = 'ds-not-searched';

@@ -130,7 +130,7 @@ async function* gzipMembers(source: AsyncIterable<Buffer>): AsyncGenerator<Buffe
     const input = Buffer.concat(parts, size);
     parts = [];
     size = 0;
-    pending.push(gzipChunk(input, { level: 5 }));
+    pending.push(gzipChunk(input, { level: 4 }));
   };
   for await (const chunk of source) {
     let rest = chunk;

@@ -1,5 +1,6 @@
 import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
+import { NOT_SEARCHED_CLASS } from '../render-context.ts';
 import type { OperationBudget } from './budget.ts';
 import { mediaExamples, parameterValue, preferredMedia, scalarText } from './examples.ts';
 import { isObject } from './resolve.ts';
@@ -190,7 +191,7 @@ export function playgroundPanel(
   return h(
     'details',
     {
-      className: ['ds-try'],
+      className: ['ds-try', NOT_SEARCHED_CLASS],
       dataMethod: op.method,
       dataPath: op.path,
       dataOrigins: options.origins ? options.origins.join(' ') : '*',

@@ -1,6 +1,6 @@
 import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
-import type { RenderContext } from '../render-context.ts';
+import { NOT_SEARCHED_CLASS, type RenderContext } from '../render-context.ts';
 import { OperationBudget, operationText } from './budget.ts';
 import { LOCATION_TITLES, sameAsStatus, securitySummary, statusClass, statusText } from './describe.ts';
 import { type CodeSample, responseSamples } from './examples.ts';
@@ -349,7 +349,8 @@ function sampleGroup(
   title: string,
   samples: Array<CodeSample & { key: string }>,
 ): Element {
-  return h('div', { className: ['ds-api-samples'], dataSamples: kind }, [
+  // Not searched: the same request in every language would match most searches on every API page.
+  return h('div', { className: ['ds-api-samples', NOT_SEARCHED_CLASS], dataSamples: kind }, [
     subheading(state, `api-${kind}-example`, title),
     ...samples.map((sample) =>
       h('div', { className: ['ds-api-sample'], dataSample: sample.key, dataTitle: sample.title }, [

@@ -168,12 +168,29 @@ function bodyOf(
   return { mimeType: media.contentType, text: typeof value === 'string' ? value : toJson(value) };
 }
 
+// A page and its Markdown copy show the same samples: generated once per operation and options.
+const generatedFor = new WeakMap<ApiOperation, WeakMap<SampleOptions, RequestSample[]>>();
+
 /** The request samples of an operation, in the reader's languages; the document's own take their language's place. */
 export function requestSamples(
   op: ApiOperation,
   options: SampleOptions = DEFAULT_SAMPLE_OPTIONS,
   budget = OperationBudget.standalone(op),
 ): RequestSample[] {
+  let byOptions = generatedFor.get(op);
+  if (!byOptions) {
+    byOptions = new WeakMap();
+    generatedFor.set(op, byOptions);
+  }
+  let samples = byOptions.get(options);
+  if (!samples) {
+    samples = samplesOf(op, options, budget);
+    byOptions.set(options, samples);
+  }
+  return samples;
+}
+
+function samplesOf(op: ApiOperation, options: SampleOptions, budget: OperationBudget): RequestSample[] {
   const own = new Map<string, RequestSample>();
   const others: RequestSample[] = [];
   for (const sample of op.codeSamples) {

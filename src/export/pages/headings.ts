@@ -1,6 +1,7 @@
 import type { Element, ElementContent, Root } from 'hast';
 import { DIAGRAM_CLASS } from '../diagrams/mermaid.ts';
 import { MATH_CLASS } from '../markdown/math.ts';
+import { NOT_SEARCHED_CLASS } from '../render-context.ts';
 import { HeadingIds } from './anchor-ids.ts';
 
 export interface TocEntry {
@@ -62,13 +63,14 @@ export function outlineContent(root: Root): ContentOutline {
     return node.children.map(textOf).join('');
   };
 
+  let searched = true;
   const walk = (node: Root | ElementContent) => {
     if (node.type === 'text') {
-      current.push(node.value);
+      if (searched) current.push(node.value);
       return;
     }
     if (node.type === 'raw') {
-      if (node.data?.text) current.push(node.data.text);
+      if (searched && node.data?.text) current.push(node.data.text);
       return;
     }
     if (node.type !== 'element' && node.type !== 'root') return;
@@ -97,6 +99,7 @@ export function outlineContent(root: Root): ContentOutline {
           element.properties.id = id;
           ids.push(id);
         }
+        if (!searched) return;
         if (depth === 2 || depth === 3) {
           toc.push({ id, text, depth });
           current = [];
@@ -107,6 +110,12 @@ export function outlineContent(root: Root): ContentOutline {
         return;
       }
       if (typeof element.properties.id === 'string') ids.push(element.properties.id);
+      if (searched && Array.isArray(className) && className.includes(NOT_SEARCHED_CLASS)) {
+        searched = false;
+        for (const child of element.children) walk(child);
+        searched = true;
+        return;
+      }
     }
     for (const child of node.children) walk(child as ElementContent);
   };

@@ -42,17 +42,17 @@ const samplesOf = (html: string) => [...html.matchAll(/data-sample="([^"]+)"/g)]
 describe('api', () => {
   it('api.playground.display: interactive by default, simple (endpoint and credentials only) or none', async () => {
     const interactive = (await exportFixture(docsJson({}))).file('api/list-users.html');
-    expect(interactive).toContain('class="ds-try"');
+    expect(interactive).toContain('class="ds-try ds-not-searched"');
     expect(interactive).toMatch(/data-in="query" data-name="limit"/);
 
     const simple = (await exportFixture(docsJson({ playground: { display: 'simple' } }))).file(
       'api/list-users.html',
     );
-    expect(simple).toContain('class="ds-try"');
+    expect(simple).toContain('class="ds-try ds-not-searched"');
     expect(simple).not.toContain('data-name="limit"');
 
     const none = await exportFixture(docsJson({ playground: { display: 'none' } }));
-    expect(none.file('api/list-users.html')).not.toContain('class="ds-try"');
+    expect(none.file('api/list-users.html')).not.toContain('class="ds-try');
     // The page's script still remembers the sample language, but the page may send nothing.
     expect(connectSources(none.file('api/list-users.html'))).toEqual(["'self'"]);
     expect(connectSources(interactive)).toEqual(["'self'", 'https:', 'http:']);
