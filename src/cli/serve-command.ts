@@ -1,7 +1,9 @@
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger } from '../api/logging.ts';
 import { DeploymentKind } from '../contract/deployment.ts';
-import { parseListen } from './flags.ts';
+import { parseListen, wholeNumber } from './flags.ts';
 
 /** `docsnap serve`: fetches the bundle a deployment's values name and serves it until SIGTERM. */
 export function serveCommand(): Command {
@@ -35,6 +37,11 @@ export function serveCommand(): Command {
         .default('cloud'),
     )
     .option('--frame-ancestors <sources>', 'CSP frame-ancestors: who may show the site in a frame', "'self'")
+    .option(
+      '--workers <n>',
+      'processes answering requests (like nginx worker_processes; the default is one per CPU the process may use)',
+      wholeNumber('--workers', 1),
+    )
     .option('--log-level <level>', 'pino log level', 'info')
     .action(
       async (flags: {
@@ -47,12 +54,25 @@ export function serveCommand(): Command {
         deployment: DeploymentKind;
         frameAncestors: string;
         logLevel: string;
+        workers?: number;
       }) => {
         if (!flags.values === !flags.bundleUrl)
           throw new InvalidArgumentError('give either --values FILE or --bundle-url URL');
+        const listen = parseListen(flags.listen, '--listen') || { host: '0.0.0.0', port: 8080 };
+        const log = createLogger({ level: flags.logLevel });
+        // A serving process of `--workers N`: forked with the same arguments, it only serves.
+        if (cluster.isWorker) {
+          const { runSiteWorker } = await import('../serve/cluster.ts');
+          await runSiteWorker({
+            listen,
+            deployment: flags.deployment,
+            frameAncestors: flags.frameAncestors,
+            log,
+          });
+          return;
+        }
         const { startBundleServer } = await import('../serve/bundle-server.ts');
         const { StaticExportValues } = await import('../contract/site-values.ts');
-        const log = createLogger({ level: flags.logLevel });
         const server = await startBundleServer({
           source: flags.values
             ? { valuesFile: flags.values }
@@ -63,12 +83,13 @@ export function serveCommand(): Command {
                   version: flags.version,
                 }),
               },
-          listen: parseListen(flags.listen, '--listen') || { host: '0.0.0.0', port: 8080 },
+          listen,
           adminListen: parseListen(flags.adminListen, '--admin-listen'),
           cacheDir: flags.cacheDir,
           deployment: flags.deployment,
           frameAncestors: flags.frameAncestors,
           log,
+          workers: flags.workers ?? availableParallelism(),
         });
         const stop = async (signal: string) => {
           log.info({ signal }, 'shutting down: requests in flight finish');

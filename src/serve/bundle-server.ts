@@ -1,15 +1,17 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import type { DeploymentKind } from '../contract/deployment.ts';
 import { type StaticExportValues, versionDigest } from '../contract/site-values.ts';
 import { BundleCache, type VerifiedBundle } from './bundle-cache.ts';
+import { type SiteFront, startSiteWorkers } from './cluster.ts';
 import { DEFAULT_FETCH_OPTIONS, type FetchOptions, fetchBundle, linkForLogs } from './fetch-bundle.ts';
+import { close, listen, siteServer } from './http-servers.ts';
 import { ServeMetrics } from './metrics.ts';
-import { ServedSite, SiteHandler } from './site-handler.ts';
+import { LocalSites, type Sites } from './served-sites.ts';
+import { SiteHandler } from './site-handler.ts';
 import { BundleRefused, type UnpackLimits } from './unpack-bundle.ts';
 import { parseValues } from './values.ts';
 
@@ -31,6 +33,8 @@ export interface BundleServerOptions {
   retryFirstMs?: number;
   /** How often a version still sending responses after a swap is checked again before it is removed. */
   drainMs?: number;
+  /** Processes answering requests (cluster.ts); 1 serves from this process. */
+  workers?: number;
 }
 
 export interface RunningBundleServer {
@@ -52,27 +56,37 @@ export interface RunningBundleServer {
  */
 export async function startBundleServer(options: BundleServerOptions): Promise<RunningBundleServer> {
   await mkdir(options.cacheDir, { recursive: true });
-  const metrics = new ServeMetrics();
-  const handler = new SiteHandler(options, (status) => metrics.response(status));
-  const state = new ServeState(options, handler, metrics);
-  const site = createServer(
-    { keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 20_000 },
-    handler.handle,
-  );
-  const url = await listen(site, options.listen);
-  const admin = options.adminListen ? createServer(adminHandler(state, metrics)) : undefined;
+  const workers = options.workers ?? 1;
+  const metrics = new ServeMetrics({ countResponses: workers <= 1 });
+  const front =
+    workers > 1 ? await startSiteWorkers(workers, options.log) : await startSiteHere(options, metrics);
+  const state = new ServeState(options, front.sites, metrics);
+  const admin = options.adminListen ? createServer(adminHandler(state, metrics, front)) : undefined;
   const adminUrl = admin && options.adminListen ? await listen(admin, options.adminListen) : undefined;
-  options.log.info({ url, adminUrl }, 'serving');
+  options.log.info({ url: front.url, adminUrl, workers }, 'serving');
   await state.start();
   return {
-    url,
+    url: front.url,
     adminUrl,
-    version: () => handler.site?.version,
+    version: () => state.activeVersion(),
     settled: () => state.settled(),
     stop: async () => {
       state.stop();
-      await Promise.all([close(site), admin ? close(admin) : undefined]);
+      await Promise.all([front.stop(), admin ? close(admin) : undefined]);
     },
+  };
+}
+
+/** The site served by this process itself. */
+async function startSiteHere(options: BundleServerOptions, metrics: ServeMetrics): Promise<SiteFront> {
+  const handler = new SiteHandler(options, (status) => metrics.responses?.response(status));
+  const server = siteServer(handler);
+  return {
+    url: await listen(server, options.listen),
+    sites: new LocalSites(handler),
+    serving: () => server.listening,
+    moreMetrics: async () => '',
+    stop: () => close(server),
   };
 }
 
@@ -85,7 +99,7 @@ class ServeState {
   ready = false;
   reason = 'no bundle has been verified yet';
   private readonly options: BundleServerOptions;
-  private readonly handler: SiteHandler;
+  private readonly sites: Sites;
   private readonly metrics: ServeMetrics;
   private readonly cache: BundleCache;
   private active: VerifiedBundle | undefined;
@@ -100,13 +114,11 @@ class ServeState {
   private failuresInARow = 0;
   /** The version served before the active one: kept in the cache for a quick way back. */
   private previous: VerifiedBundle | undefined;
-  /** Every version requests may still be reading from, by archive sha256. */
-  private readonly served = new Map<string, ServedSite>();
   private drain: NodeJS.Timeout | undefined;
 
-  constructor(options: BundleServerOptions, handler: SiteHandler, metrics: ServeMetrics) {
+  constructor(options: BundleServerOptions, sites: Sites, metrics: ServeMetrics) {
     this.options = options;
-    this.handler = handler;
+    this.sites = sites;
     this.metrics = metrics;
     this.cache = new BundleCache(options.cacheDir);
     metrics.bundleAge(() =>
@@ -137,6 +149,10 @@ class ServeState {
 
   settled(): Promise<void> {
     return this.applied;
+  }
+
+  activeVersion(): string | undefined {
+    return this.active?.version;
   }
 
   stop(): void {
@@ -186,15 +202,17 @@ class ServeState {
   private async apply(values: StaticExportValues): Promise<void> {
     const { log } = this.options;
     if (!values.enabled || !values.bundleUrl) {
-      this.handler.site = undefined;
-      this.handler.unavailable = 'not published: staticExport.enabled is false';
+      // The version served until now stays in the cache: published again, it needs no download.
+      this.previous = this.active ?? this.previous;
+      this.active = undefined;
+      this.sites.unavailable('not published: staticExport.enabled is false');
       this.setReady(false, 'not published (staticExport.enabled is false)');
       log.info('staticExport.enabled is false: serving "not published"');
       return;
     }
     const version = values.version || linkForLogs(values.bundleUrl);
     const digest = versionDigest(values.version);
-    if (this.active && this.active.version === version && this.handler.site) {
+    if (this.active && this.active.version === version) {
       log.debug({ version }, 'same version: the new link is kept for the next download, nothing fetched');
       return;
     }
@@ -255,9 +273,7 @@ class ServeState {
   private activate(bundle: VerifiedBundle, from: 'cache' | 'download'): void {
     const previous = this.active;
     this.active = bundle;
-    const site = this.served.get(bundle.sha256) ?? new ServedSite(bundle);
-    this.served.set(bundle.sha256, site);
-    this.handler.site = site;
+    this.sites.show(bundle);
     this.metrics.activeVersion(bundle.version, from);
     this.metrics.stale.set(0);
     if (previous && previous.sha256 !== bundle.sha256) this.metrics.swaps.inc();
@@ -274,14 +290,12 @@ class ServeState {
    */
   private prune(): void {
     this.applied = this.applied.then(async () => {
-      const keep = new Set([this.active?.sha256, this.previous?.sha256].filter((sha) => sha !== undefined));
-      for (const [sha256, site] of this.served) {
-        if (keep.has(sha256)) continue;
-        if (site.inFlight > 0) keep.add(sha256);
-        else this.served.delete(sha256);
-      }
+      const wanted = [this.active?.sha256, this.previous?.sha256].filter((sha) => sha !== undefined);
+      const busy = await this.sites.busy();
+      const keep = new Set([...wanted, ...busy]);
+      this.sites.keepOnly(keep);
       await this.cache.prune(keep);
-      if (this.served.size > keep.size || [...this.served.values()].some((site) => site.inFlight > 0))
+      if (busy.size > 0 && [...busy].some((sha256) => !wanted.includes(sha256)))
         this.drain = setTimeout(() => this.prune(), this.options.drainMs ?? 30_000).unref();
     });
   }
@@ -292,39 +306,21 @@ class ServeState {
   }
 }
 
-function adminHandler(state: ServeState, metrics: ServeMetrics) {
+function adminHandler(state: ServeState, metrics: ServeMetrics, front: SiteFront) {
   return async (request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path === '/healthz')
       return void response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok\n');
     if (path === '/readyz') {
-      response.writeHead(state.ready ? 200 : 503, { 'Content-Type': 'text/plain; charset=utf-8' });
-      return void response.end(`${state.reason}\n`);
+      const ready = state.ready && front.serving();
+      response.writeHead(ready ? 200 : 503, { 'Content-Type': 'text/plain; charset=utf-8' });
+      return void response.end(`${front.serving() ? state.reason : 'no process is serving requests'}\n`);
     }
     if (path === '/metrics') {
+      const [own, more] = await Promise.all([metrics.registry.metrics(), front.moreMetrics()]);
       response.writeHead(200, { 'Content-Type': metrics.registry.contentType });
-      return void response.end(await metrics.registry.metrics());
+      return void response.end(more ? `${own}\n${more}` : own);
     }
     response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
   };
-}
-
-function listen(server: Server, address: { host: string; port: number }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(address.port, address.host, () => {
-      const bound = server.address() as AddressInfo;
-      const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
-      resolve(`http://${host}:${bound.port}`);
-    });
-  });
-}
-
-/** Stops accepting connections, lets requests in flight finish (at most 10 s), then closes the rest. */
-async function close(server: Server): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const deadline = setTimeout(() => server.closeAllConnections(), 10_000).unref();
-  await closed;
-  clearTimeout(deadline);
 }

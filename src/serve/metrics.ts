@@ -1,17 +1,43 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 
-/** The bundle server's Prometheus metrics, on a registry of its own. */
+/** Site responses by status code: counted where requests are served (this process, or each worker). */
+export class ResponseMetrics {
+  private readonly requests: Counter<'code'>;
+  private readonly byStatus = new Map<number, Counter.Internal>();
+
+  constructor(registry: Registry) {
+    this.requests = new Counter({
+      name: 'docsnap_serve_requests_total',
+      help: 'Site responses by status code.',
+      labelNames: ['code'],
+      registers: [registry],
+    });
+  }
+
+  response(status: number): void {
+    let counter = this.byStatus.get(status);
+    if (!counter) {
+      counter = this.requests.labels(String(status));
+      this.byStatus.set(status, counter);
+    }
+    counter.inc();
+  }
+}
+
+/**
+ * The bundle server's Prometheus metrics, on a registry of its own. With worker processes the
+ * responses are counted in the workers (`countResponses: false` here) and summed at scrape time.
+ */
 export class ServeMetrics {
   readonly registry = new Registry();
   readonly fetchFailures: Counter;
   readonly verifyFailures: Counter;
   readonly swaps: Counter;
   readonly stale: Gauge;
-  private readonly requests: Counter<'code'>;
-  private readonly byStatus = new Map<number, Counter.Internal>();
+  readonly responses: ResponseMetrics | undefined;
   private readonly version: Gauge<'version' | 'source'>;
 
-  constructor() {
+  constructor({ countResponses = true }: { countResponses?: boolean } = {}) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.fetchFailures = new Counter({
@@ -34,27 +60,13 @@ export class ServeMetrics {
       help: '1 while the last good version is served because the wanted one could not be fetched or verified.',
       registers,
     });
-    this.requests = new Counter({
-      name: 'docsnap_serve_requests_total',
-      help: 'Site responses by status code.',
-      labelNames: ['code'],
-      registers,
-    });
+    this.responses = countResponses ? new ResponseMetrics(this.registry) : undefined;
     this.version = new Gauge({
       name: 'docsnap_serve_active_version_info',
       help: 'The version being served (value 1), and whether it came from a download or the cache.',
       labelNames: ['version', 'source'],
       registers,
     });
-  }
-
-  response(status: number): void {
-    let counter = this.byStatus.get(status);
-    if (!counter) {
-      counter = this.requests.labels(String(status));
-      this.byStatus.set(status, counter);
-    }
-    counter.inc();
   }
 
   activeVersion(version: string, source: 'cache' | 'download'): void {
