@@ -137,6 +137,7 @@ describe.skipIf(missing !== undefined)(`the docsnap-site chart${missing ? ' (hel
       '--admin-listen=0.0.0.0:9090',
       '--cache-dir=/var/cache/docsnap',
       '--deployment=cloud',
+      '--workers=1',
     ]);
     // The link never travels in the pod template: only in the mounted file.
     expect(JSON.stringify(deployment)).not.toContain('s3.example.com');
@@ -236,6 +237,7 @@ describe.skipIf(missing !== undefined)(`the docsnap-site chart${missing ? ' (hel
     expect(c.args).toEqual(
       expect.arrayContaining([
         '--deployment=air-gapped',
+        '--workers=2',
         "--frame-ancestors='self' https://portal.example.com",
         '--example-flag=1',
       ]),
@@ -348,6 +350,7 @@ describe.skipIf(missing !== undefined)(`the docsnap-site chart${missing ? ' (hel
       /existingSecret\/name/,
     ],
     ['an unknown deployment kind', { server: { deployment: 'edge' } }, /server\/deployment/],
+    ['zero serving processes', { server: { workers: 0 } }, /server\/workers/],
     ['a pull policy that is not one', { image: { pullPolicy: 'Sometimes' } }, /image\/pullPolicy/],
     ['an image digest that is not sha256', { image: { digest: 'latest' } }, /image\/digest/],
     ['service.port 0', { service: { port: 0 } }, /service\/port/],

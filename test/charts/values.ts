@@ -19,6 +19,7 @@ export const everything = {
   server: {
     deployment: 'air-gapped',
     frameAncestors: "'self' https://portal.example.com",
+    workers: 2,
     extraArgs: ['--example-flag=1'],
   },
   serviceAccount: { annotations: { 'example.com/owner': 'docs' } },
