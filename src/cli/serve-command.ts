@@ -15,6 +15,11 @@ export function serveCommand(): Command {
       '--values <file>',
       'Helm values file (a mounted Secret or ConfigMap); only staticExport.* is read, and the file is watched',
     )
+    .option(
+      '--values-secret <namespace/name[:key]>',
+      'also watch the Secret behind the values file through the Kubernetes API (key: values.yaml): a change arrives seconds before kubelet updates the file',
+    )
+    .option('--values-configmap <namespace/name[:key]>', 'the same for a ConfigMap')
     .option('--bundle-url <url>', 'a bundle link, for a quick start without a values file')
     .option(
       '--version <version>',
@@ -46,6 +51,8 @@ export function serveCommand(): Command {
     .action(
       async (flags: {
         values?: string;
+        valuesSecret?: string;
+        valuesConfigmap?: string;
         bundleUrl?: string;
         version?: string;
         listen: string;
@@ -56,8 +63,13 @@ export function serveCommand(): Command {
         logLevel: string;
         workers?: number;
       }) => {
-        if (!flags.values === !flags.bundleUrl)
-          throw new InvalidArgumentError('give either --values FILE or --bundle-url URL');
+        const watched = flags.valuesSecret ?? flags.valuesConfigmap;
+        if (!(flags.values || watched) === !flags.bundleUrl)
+          throw new InvalidArgumentError(
+            'give either --values FILE (and/or --values-secret, --values-configmap) or --bundle-url URL',
+          );
+        if (flags.valuesSecret && flags.valuesConfigmap)
+          throw new InvalidArgumentError('give --values-secret or --values-configmap, not both');
         const listen = parseListen(flags.listen, '--listen') || { host: '0.0.0.0', port: 8080 };
         const log = createLogger({ level: flags.logLevel });
         // A serving process of `--workers N`: forked with the same arguments, it only serves.
@@ -74,8 +86,8 @@ export function serveCommand(): Command {
         const { startBundleServer } = await import('../serve/bundle-server.ts');
         const { StaticExportValues } = await import('../contract/site-values.ts');
         const server = await startBundleServer({
-          source: flags.values
-            ? { valuesFile: flags.values }
+          source: !flags.bundleUrl
+            ? { valuesFile: flags.values, valuesObject: await valuesObject(flags) }
             : {
                 values: StaticExportValues.parse({
                   enabled: true,
@@ -100,4 +112,23 @@ export function serveCommand(): Command {
         process.once('SIGTERM', () => void stop('SIGTERM'));
       },
     );
+}
+
+/** The Secret or ConfigMap to watch, with the kubeconfig of the pod (or of KUBECONFIG). */
+async function valuesObject(flags: { valuesSecret?: string; valuesConfigmap?: string }) {
+  const text = flags.valuesSecret ?? flags.valuesConfigmap;
+  if (!text) return undefined;
+  const { parseValuesObject } = await import('../serve/values-object.ts');
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  let ref: ReturnType<typeof parseValuesObject>;
+  try {
+    ref = flags.valuesSecret
+      ? parseValuesObject('Secret', text, '--values-secret')
+      : parseValuesObject('ConfigMap', text, '--values-configmap');
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromDefault();
+  return { ref, kubeConfig };
 }

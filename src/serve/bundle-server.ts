@@ -2,6 +2,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { basename, dirname, join } from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { DeploymentKind } from '../contract/deployment.ts';
 import { type StaticExportValues, versionDigest } from '../contract/site-values.ts';
@@ -14,10 +15,18 @@ import { LocalSites, type Sites } from './served-sites.ts';
 import { SiteHandler } from './site-handler.ts';
 import { BundleRefused, type UnpackLimits } from './unpack-bundle.ts';
 import { parseValues } from './values.ts';
+import { type ValuesObjectRef, watchValuesObject } from './values-object.ts';
 
 export interface BundleServerOptions {
   /** Where the values come from: a Helm values file (watched), or a link given once. */
-  source: { valuesFile: string } | { values: StaticExportValues };
+  source:
+    | {
+        /** A mounted values file, watched. */
+        valuesFile?: string;
+        /** The object behind it, watched through the Kubernetes API: a change arrives seconds sooner. */
+        valuesObject?: { ref: ValuesObjectRef; kubeConfig: KubeConfig };
+      }
+    | { values: StaticExportValues };
   listen: { host: string; port: number };
   /** /healthz, /readyz and /metrics; false for none. */
   adminListen: { host: string; port: number } | false;
@@ -107,6 +116,7 @@ class ServeState {
   private lastValuesText: string | undefined;
   private reading: Promise<void> = Promise.resolve();
   private watcher: FSWatcher | undefined;
+  private unwatchObject: (() => void) | undefined;
   private poll: NodeJS.Timeout | undefined;
   private readonly stopping = new AbortController();
   /** A later try of values whose bundle could not be had; newer values cancel it. */
@@ -133,6 +143,13 @@ class ServeState {
       this.enqueue(source.values);
       return;
     }
+    if (source.valuesObject) {
+      const { ref, kubeConfig } = source.valuesObject;
+      this.unwatchObject = await watchValuesObject(ref, kubeConfig, this.options.log, (text, origin) =>
+        this.applyText(text, origin),
+      );
+    }
+    if (!source.valuesFile) return;
     await this.readValues();
     // kubelet updates a mounted Secret or ConfigMap by swapping a symlink in its folder: watch the folder.
     const folder = dirname(source.valuesFile);
@@ -159,6 +176,7 @@ class ServeState {
     this.ready = false;
     this.reason = 'shutting down';
     this.watcher?.close();
+    this.unwatchObject?.();
     clearInterval(this.poll);
     clearTimeout(this.retry);
     clearTimeout(this.drain);
@@ -176,16 +194,21 @@ class ServeState {
   }
 
   private async readValuesNow(): Promise<void> {
-    const { source, log } = this.options;
-    if (!('valuesFile' in source)) return;
+    const { source } = this.options;
+    if (!('valuesFile' in source) || !source.valuesFile) return;
     const text = await readFile(source.valuesFile, 'utf8').catch(() => undefined);
-    if (text === undefined || text === this.lastValuesText) return;
+    if (text !== undefined) this.applyText(text, basename(source.valuesFile));
+  }
+
+  /** Values text from the file or the watched object: applied when it differs from the last seen. */
+  private applyText(text: string, origin: string): void {
+    if (text === this.lastValuesText) return;
     this.lastValuesText = text;
     try {
-      this.enqueue(parseValues(text, source.valuesFile));
+      this.enqueue(parseValues(text, origin));
     } catch (error) {
       // A bad edit keeps the current version serving; the message names the field, never the link.
-      log.error({ file: basename(source.valuesFile), err: (error as Error).message }, 'values not applied');
+      this.options.log.error({ from: origin, err: (error as Error).message }, 'values not applied');
       if (!this.active) this.reason = (error as Error).message;
     }
   }

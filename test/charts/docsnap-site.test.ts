@@ -217,6 +217,33 @@ describe.skipIf(missing !== undefined)(`the docsnap-site chart${missing ? ' (hel
     ]);
   });
 
+  it('watches the values Secret through the API when asked, with a Role for that Secret only', async () => {
+    const objects = await render({
+      staticExport: { enabled: true, existingSecret: { name: 'docs-values', key: 'site.yaml' } },
+      server: { watchValuesSecret: true },
+    });
+    const deployment = find(objects, 'Deployment');
+    expect(deployment.spec.template.spec.automountServiceAccountToken).toBe(true);
+    expect(deployment.spec.template.spec.containers[0].args).toContain(
+      '--values-secret=docs/docs-values:site.yaml',
+    );
+    expect(find(objects, 'Role').rules).toEqual([
+      {
+        apiGroups: [''],
+        resources: ['secrets'],
+        resourceNames: ['docs-values'],
+        verbs: ['get', 'list', 'watch'],
+      },
+    ]);
+    expect(find(objects, 'RoleBinding').subjects[0].kind).toBe('ServiceAccount');
+    // Off by default: no token, no Role.
+    const byDefault = await render({
+      staticExport: { enabled: true, existingSecret: { name: 'docs-values' } },
+    });
+    expect(byDefault.filter((o) => o.kind === 'Role')).toEqual([]);
+    expect(find(byDefault, 'Deployment').spec.template.spec.automountServiceAccountToken).toBe(false);
+  });
+
   it('renders every optional feature as asked', async () => {
     const objects = await render(everything);
     expect(objects.map((o) => o.kind).sort()).toEqual([
@@ -225,6 +252,8 @@ describe.skipIf(missing !== undefined)(`the docsnap-site chart${missing ? ' (hel
       'HorizontalPodAutoscaler',
       'Ingress',
       'PodDisruptionBudget',
+      'Role',
+      'RoleBinding',
       'Service',
       'ServiceAccount',
     ]);

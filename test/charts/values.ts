@@ -20,6 +20,7 @@ export const everything = {
     deployment: 'air-gapped',
     frameAncestors: "'self' https://portal.example.com",
     workers: 2,
+    watchValuesSecret: true,
     extraArgs: ['--example-flag=1'],
   },
   serviceAccount: { annotations: { 'example.com/owner': 'docs' } },
