@@ -1,0 +1,26 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { StaticExportSpec } from '../../src/contract/static-export.ts';
+
+/** The GitOps examples in examples/gitops/ hold StaticExports the CRD accepts and name the chart's values. */
+
+const dir = new URL('../../examples/gitops/', import.meta.url).pathname;
+
+describe('examples/gitops', () => {
+  for (const file of readdirSync(dir)) {
+    it(`${file}: its StaticExport is valid and its Secret target feeds the chart's existingSecret or valuesFrom`, () => {
+      const objects = parseAllDocuments(readFileSync(join(dir, file), 'utf8')).map((d) => d.toJS());
+      const exports = objects.filter((o) => o.kind === 'StaticExport');
+      expect(exports).toHaveLength(1);
+      const spec = StaticExportSpec.parse(exports[0]?.spec);
+      const secret =
+        spec.targets?.[0] && 'secret' in spec.targets[0] ? spec.targets[0].secret.name : undefined;
+      expect(secret).toBe('docs-values');
+      expect(JSON.stringify(objects)).toMatch(
+        /"existingSecret":\{"name":"docs-values"|"valuesFrom":\[\{"kind":"Secret","name":"docs-values"/,
+      );
+    });
+  }
+});
