@@ -15,8 +15,8 @@ describe('examples/gitops', () => {
       const exports = objects.filter((o) => o.kind === 'StaticExport');
       expect(exports).toHaveLength(1);
       const spec = StaticExportSpec.parse(exports[0]?.spec);
-      const secret =
-        spec.targets?.[0] && 'secret' in spec.targets[0] ? spec.targets[0].secret.name : undefined;
+      const target = spec.targets?.[0];
+      const secret = target && 'secret' in target ? target.secret.name : undefined;
       expect(secret).toBe('docs-values');
       expect(JSON.stringify(objects)).toMatch(
         /"existingSecret":\{"name":"docs-values"|"valuesFrom":\[\{"kind":"Secret","name":"docs-values"/,
