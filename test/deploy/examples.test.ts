@@ -16,7 +16,7 @@ describe('examples/gitops', () => {
       expect(exports).toHaveLength(1);
       const spec = StaticExportSpec.parse(exports[0]?.spec);
       const target = spec.targets?.[0];
-      const secret = target && 'secret' in target ? target.secret.name : undefined;
+      const secret = target && 'secret' in target ? target.secret?.name : undefined;
       expect(secret).toBe('docs-values');
       expect(JSON.stringify(objects)).toMatch(
         /"existingSecret":\{"name":"docs-values"|"valuesFrom":\[\{"kind":"Secret","name":"docs-values"/,
