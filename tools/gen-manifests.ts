@@ -30,7 +30,7 @@ function chartReadme(): string {
   const rows: string[] = [];
   const walk = (schema: unknown, path: string) => {
     const shape = (schema as { shape?: Record<string, unknown> }).shape;
-    if (shape && !(schema as { description?: string }).description?.startsWith('Container resources'))
+    if (shape && !path.endsWith('resources'))
       for (const [key, child] of Object.entries(shape)) walk(child, path ? `${path}.${key}` : key);
     else
       rows.push(

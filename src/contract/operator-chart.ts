@@ -130,8 +130,63 @@ export const OperatorChartValues = z
     tolerations: z.array(Passthrough).describe('Tolerations.'),
     affinity: Passthrough.describe('Affinity.'),
     priorityClassName: z.string().describe('Priority class.'),
+    api: z
+      .object({
+        enabled: z.boolean().describe('Also run the Admin API server (docsnap api, docs/api.md).'),
+        replicaCount: z
+          .number()
+          .int()
+          .min(1)
+          .max(10)
+          .describe('API replicas: more than one only with S3 storage (the local store is one volume).'),
+        config: z
+          .object({
+            existingSecret: z
+              .string()
+              .describe(
+                'The Secret holding the API configuration file (docs/api.md); server.host 0.0.0.0 and port 8080.',
+              ),
+            key: z.string().min(1).describe('Its key.'),
+          })
+          .strict(),
+        s3CredentialsSecret: z
+          .string()
+          .describe(
+            'A Secret with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, for S3 storage; empty: instance roles or none.',
+          ),
+        persistence: z
+          .object({
+            enabled: z.boolean().describe('A volume at /var/lib/docsnap, for storage.local.dir.'),
+            size: Quantity.describe('Its size.'),
+            storageClassName: z.string().describe('Its storage class; empty: the default.'),
+            existingClaim: z.string().describe('Use this PersistentVolumeClaim instead.'),
+          })
+          .strict(),
+        service: z
+          .object({ port: z.number().int().min(1).max(65535).describe('The Service port.') })
+          .strict(),
+        ingress: z
+          .object({
+            enabled: z.boolean().describe('An Ingress in front of the API.'),
+            className: z.string().describe('Its ingressClassName.'),
+            host: z.string().describe('Its host.'),
+            annotations: Labels.describe('Its annotations.'),
+            tlsSecretName: z.string().describe('A TLS Secret for the host; empty: no TLS section.'),
+          })
+          .strict(),
+        resources: z
+          .object({ requests: ResourceList.optional(), limits: ResourceList.optional() })
+          .strict()
+          .describe('API container resources: exports run in child processes (exports.memoryLimitMiB each).'),
+      })
+      .strict(),
   })
-  .strict();
+  .strict()
+  .refine((values) => !values.api.enabled || values.api.config.existingSecret !== '', {
+    message:
+      'api.config.existingSecret must name the Secret with the API configuration when api.enabled is true',
+    path: ['api', 'config', 'existingSecret'],
+  });
 export type OperatorChartValues = z.infer<typeof OperatorChartValues>;
 
 /** values.schema.json of charts/docsnap. */

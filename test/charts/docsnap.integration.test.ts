@@ -88,7 +88,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(managers.map((m) => m.stop()));
   await api?.close();
-  if (!missing) for (const release of ['op', 'scoped']) await helmIn(['uninstall', release]).catch(() => {});
+  if (!missing)
+    for (const release of ['op', 'scoped', 'withapi']) await helmIn(['uninstall', release]).catch(() => {});
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -171,6 +172,39 @@ describe.skipIf(missing !== undefined)(
       await expect(
         identity.makeApiClient(CoreV1Api).listNamespacedSecret({ namespace: watched.namespace }),
       ).rejects.toMatchObject({ code: 403 });
+    });
+
+    it('installs the Admin API part: every object accepted, its pod admitted under the restricted profile', async () => {
+      await core.createNamespacedSecret({
+        namespace: system,
+        body: {
+          metadata: { name: 'api-config' },
+          stringData: { 'config.yaml': 'server: { host: 0.0.0.0, port: 8080 }\n' },
+        },
+      });
+      const result = await helmIn(['install', 'withapi', chart], {
+        crds: { enabled: false },
+        replicaCount: 1,
+        api: {
+          enabled: true,
+          config: { existingSecret: 'api-config' },
+          persistence: { enabled: true, size: '1Gi' },
+          ingress: { enabled: true, host: 'api.docs.example.com' },
+        },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).not.toMatch(/PodSecurity/);
+      const api = await apps.readNamespacedDeployment({ namespace: system, name: 'withapi-docsnap-api' });
+      await core.readNamespacedPersistentVolumeClaim({ namespace: system, name: 'withapi-docsnap-api' });
+      const template = api.spec?.template;
+      const pod: V1Pod = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'api-pod-security-check', namespace: system, labels: template?.metadata?.labels },
+        spec: template?.spec,
+      };
+      const admitted = await core.createNamespacedPod({ namespace: system, body: pod, dryRun: 'All' });
+      expect(admitted.metadata?.name).toBe('api-pod-security-check');
     });
   },
 );

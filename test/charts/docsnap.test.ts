@@ -53,6 +53,15 @@ function one(objects: K8sObject[], kind: string, name?: string): K8sObject {
 // biome-ignore lint/suspicious/noExplicitAny: rendered manifests are checked field by field
 const container = (objects: K8sObject[]): any => one(objects, 'Deployment').spec.template.spec.containers[0];
 
+/** The Admin API with every option. */
+const withApi = {
+  enabled: true,
+  config: { existingSecret: 'api-config' },
+  s3CredentialsSecret: 's3-credentials',
+  persistence: { enabled: true, size: '5Gi' },
+  ingress: { enabled: true, className: 'nginx', host: 'api.docs.example.com', tlsSecretName: 'api-tls' },
+};
+
 /** Every documented option at once. */
 const everything = {
   replicaCount: 3,
@@ -171,6 +180,39 @@ describe.skipIf(missing !== undefined)(
       expect(
         one(objects, 'CustomResourceDefinition').metadata.annotations?.['helm.sh/resource-policy'],
       ).toBeUndefined();
+    });
+
+    it('runs the Admin API when asked: its config from a Secret, S3 credentials, a volume, a Service and an Ingress', async () => {
+      const objects = await render({ api: withApi });
+      const api = objects.find(
+        (o) => o.kind === 'Deployment' && o.metadata.name === 'op-docsnap-api',
+      ) as K8sObject;
+      const c = api.spec.template.spec.containers[0];
+      expect(c.args).toEqual(['api', '--config=/etc/docsnap/api/config.yaml']);
+      expect(c.envFrom).toEqual([{ secretRef: { name: 's3-credentials' } }]);
+      expect(api.spec.strategy).toEqual({ type: 'Recreate' });
+      expect(api.spec.template.spec.volumes).toContainEqual({
+        name: 'config',
+        secret: { secretName: 'api-config', items: [{ key: 'config.yaml', path: 'config.yaml' }] },
+      });
+      expect(api.spec.template.spec.automountServiceAccountToken).toBe(false);
+      // The operator's selectors never take the API's pods.
+      const operatorSelector = one(objects, 'Deployment', 'op-docsnap').spec.selector.matchLabels;
+      const apiLabels = api.spec.template.metadata.labels;
+      expect(Object.entries(operatorSelector).every(([k, v]) => apiLabels[k] === v)).toBe(false);
+      expect(one(objects, 'PersistentVolumeClaim').metadata.annotations?.['helm.sh/resource-policy']).toBe(
+        'keep',
+      );
+      expect(one(objects, 'Ingress').spec.rules[0].host).toBe('api.docs.example.com');
+      expect(one(objects, 'Service', 'op-docsnap-api').spec.ports[0].port).toBe(8080);
+      const refused = await runHelm([
+        'template',
+        'op',
+        chart,
+        '--values',
+        valuesFile({ api: { enabled: true } }),
+      ]);
+      expect(refused.stderr).toMatch(/api\.config\.existingSecret must name the Secret/);
     });
 
     it.each([

@@ -30,7 +30,6 @@ alone when it already contains the chart name). 63 characters at most (DNS label
 helm.sh/chart: {{ include "docsnap.chart" . }}
 {{ include "docsnap.selectorLabels" . }}
 app.kubernetes.io/version: {{ .Values.image.tag | default .Chart.AppVersion | trunc 63 | trimSuffix "-" | quote }}
-app.kubernetes.io/component: operator
 app.kubernetes.io/part-of: docsnap
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
@@ -70,4 +69,10 @@ an old space of 96 MiB for up to 1,000 StaticExports, 32 MiB more per further 1,
 {{- $extra = div (add (sub $n 1000) 999) 1000 }}
 {{- end }}
 {{- printf "--max-semi-space-size=1 --max-old-space-size=%d" (add 96 (mul 32 $extra)) }}
+{{- end }}
+
+{{/* The operator's pods, apart from the API server's. */}}
+{{- define "docsnap.operatorSelectorLabels" -}}
+{{ include "docsnap.selectorLabels" . }}
+app.kubernetes.io/component: operator
 {{- end }}
