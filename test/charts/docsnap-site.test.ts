@@ -1,15 +1,14 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { makeWorkDir } from '../../tools/local/processes.ts';
 import {
   chartDir,
+  chartHelm,
   type HelmTools,
-  helm,
   type K8sObject,
   locateHelm,
-  parseManifests,
   repoRoot,
 } from '../harness/helm.ts';
 import { digest, everything, link } from './values.ts';
@@ -21,31 +20,7 @@ if (missing) console.warn(`[charts] the docsnap-site chart tests are skipped: ${
 
 const work = makeWorkDir('chart');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-let files = 0;
-
-/** Values as JSON (which is YAML): Helm reads YAML 1.1, where an unquoted `yes` is true. */
-function valuesFile(values: object): string {
-  const file = join(work, `values-${++files}.json`);
-  writeFileSync(file, JSON.stringify(values));
-  return file;
-}
-
-/** helm, with the test's work directory as its home. */
-const runHelm = (args: string[]) => helm((tools as HelmTools).helm, args, work);
-
-async function render(values: object = {}): Promise<K8sObject[]> {
-  const result = await runHelm([
-    'template',
-    'site',
-    chartDir,
-    '--namespace',
-    'docs',
-    '--values',
-    valuesFile(values),
-  ]);
-  if (result.code !== 0) throw new Error(`helm template failed: ${result.stderr}`);
-  return parseManifests(result.stdout);
-}
+const { valuesFile, runHelm, render } = chartHelm((tools as HelmTools).helm, work, chartDir, 'site', 'docs');
 
 /** helm template with bad values: must fail; resolves to its message. */
 async function refusal(values: object): Promise<string> {

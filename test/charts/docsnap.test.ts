@@ -1,17 +1,10 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { LEADER_ELECTION_RULES, OPERATOR_RULES } from '../../src/operator/rbac.ts';
 import { makeWorkDir } from '../../tools/local/processes.ts';
-import {
-  type HelmTools,
-  helm,
-  type K8sObject,
-  locateHelm,
-  parseManifests,
-  repoRoot,
-} from '../harness/helm.ts';
+import { chartHelm, type HelmTools, type K8sObject, locateHelm, repoRoot } from '../harness/helm.ts';
 
 /** charts/docsnap, the operator's chart, through real helm: lint, template, schema refusals. */
 
@@ -22,27 +15,7 @@ if (missing) console.warn(`[charts] the docsnap chart tests are skipped: ${missi
 
 const work = makeWorkDir('operator-chart');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-let files = 0;
-const valuesFile = (values: object) => {
-  const file = join(work, `values-${++files}.json`);
-  writeFileSync(file, JSON.stringify(values));
-  return file;
-};
-const runHelm = (args: string[]) => helm((tools as HelmTools).helm, args, work);
-
-async function render(values: object = {}): Promise<K8sObject[]> {
-  const result = await runHelm([
-    'template',
-    'op',
-    chart,
-    '--namespace',
-    'ops',
-    '--values',
-    valuesFile(values),
-  ]);
-  if (result.code !== 0) throw new Error(`helm template failed: ${result.stderr}`);
-  return parseManifests(result.stdout);
-}
+const { valuesFile, runHelm, render } = chartHelm((tools as HelmTools).helm, work, chart, 'op', 'ops');
 
 const all = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
 function one(objects: K8sObject[], kind: string, name?: string): K8sObject {

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -99,4 +100,32 @@ export function parseManifests(text: string): K8sObject[] {
       return doc.toJS() as K8sObject | null;
     })
     .filter((o): o is K8sObject => o !== null && typeof o === 'object');
+}
+
+/**
+ * helm for one chart's tests, its home a work directory: values written as JSON (which is YAML,
+ * without YAML 1.1's `yes` is true) and `render` for `helm template` into objects.
+ */
+export function chartHelm(binary: string, work: string, chart: string, release: string, namespace: string) {
+  let files = 0;
+  const valuesFile = (values: object): string => {
+    const file = join(work, `values-${++files}.json`);
+    writeFileSync(file, JSON.stringify(values));
+    return file;
+  };
+  const runHelm = (args: string[]) => helm(binary, args, work);
+  const render = async (values: object = {}): Promise<K8sObject[]> => {
+    const result = await runHelm([
+      'template',
+      release,
+      chart,
+      '--namespace',
+      namespace,
+      '--values',
+      valuesFile(values),
+    ]);
+    if (result.code !== 0) throw new Error(`helm template failed: ${result.stderr}`);
+    return parseManifests(result.stdout);
+  };
+  return { valuesFile, runHelm, render };
 }
