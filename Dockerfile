@@ -19,12 +19,17 @@ RUN sh /tmp/prune-modules.sh /app/node_modules
 COPY dist ./dist
 COPY native/markdown/docsnap-markdown.node ./native/markdown/docsnap-markdown.node
 
-FROM ${NODE_IMAGE}
-# git for the embedded exporter's git sources; npm is not needed at run time.
+# The final file system, gathered here: node, git and the libraries they load, CA certificates,
+# the application (tools/image/collect-rootfs.sh). git clones the embedded exporter's git sources.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git \
- && rm -rf /var/lib/apt/lists/* /usr/local/lib/node_modules/npm /usr/local/bin/npm /usr/local/bin/npx /usr/share/doc /usr/share/man
-COPY --from=build /app /app
+ && apt-get install -y --no-install-recommends git ca-certificates binutils \
+ && rm -rf /var/lib/apt/lists/*
+COPY tools/image/collect-rootfs.sh /tmp/collect-rootfs.sh
+RUN sh /tmp/collect-rootfs.sh /rootfs /app
+
+# No shell, no package manager: only what docsnap runs.
+FROM scratch
+COPY --from=build /rootfs /
 ARG VERSION=0.1.0
 LABEL org.opencontainers.image.title="docsnap" \
       org.opencontainers.image.description="Static exports of documentation sites on Kubernetes: export, Admin API, operator, serve" \
@@ -33,7 +38,8 @@ LABEL org.opencontainers.image.title="docsnap" \
       org.opencontainers.image.licenses="Apache-2.0"
 # Non-root (the restricted Pod Security Standard); the root filesystem may be read-only: work
 # files, the compile cache and embedded exports go to /tmp (mount a volume there).
-ENV NODE_ENV=production HOME=/tmp TMPDIR=/tmp
+ENV PATH=/usr/local/bin:/usr/bin NODE_ENV=production HOME=/tmp TMPDIR=/tmp \
+    SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt GIT_EXEC_PATH=/usr/lib/git-core
 USER 65532:65532
 WORKDIR /tmp
 # docsnap handles SIGTERM itself (graceful shutdown of every face), so node runs as PID 1.
