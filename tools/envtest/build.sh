@@ -10,14 +10,18 @@
 # Prints the two directories as shell assignments on its last lines (ENVTEST_DIR=…, S3_DIR=…).
 # With --check it builds nothing and exits 0 when everything is cached, 3 when something is not.
 # With --kubernetes-only it leaves versitygw out (npm start needs no S3 server).
+# With --node it also builds what a real node needs (the e2e cluster): kubelet, kube-scheduler and
+# kube-controller-manager, from the same wrapper module and version.
 set -euo pipefail
 check_only=false
 kubernetes_only=false
+node=false
 for arg in "$@"; do
   case $arg in
     --check) check_only=true ;;
     --kubernetes-only) kubernetes_only=true ;;
-    *) echo "usage: $0 [--check] [--kubernetes-only]" >&2; exit 2 ;;
+    --node) node=true ;;
+    *) echo "usage: $0 [--check] [--kubernetes-only] [--node]" >&2; exit 2 ;;
   esac
 done
 
@@ -64,6 +68,11 @@ else
   build_tool kubernetes k8s.io/kubernetes/cmd/kube-apiserver "$envtest_dir/kube-apiserver" "$ldflags"
   build_tool kubernetes k8s.io/kubernetes/cmd/kubectl "$envtest_dir/kubectl" "$ldflags"
   build_tool etcd go.etcd.io/etcd/server/v3 "$envtest_dir/etcd"
+  if $node; then
+    for component in kubelet kube-scheduler kube-controller-manager; do
+      build_tool kubernetes "k8s.io/kubernetes/cmd/$component" "$envtest_dir/$component" "$ldflags"
+    done
+  fi
 fi
 
 s3_dir=$cache/s3/versitygw-${vgw_version#v}
