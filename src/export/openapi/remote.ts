@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -43,7 +43,8 @@ export function shownUrl(url: string): string {
     const parsed = new URL(url);
     return `${parsed.origin}${parsed.pathname}${parsed.search ? '?…' : ''}`;
   } catch {
-    return url.length > 60 ? `${url.slice(0, 60)}…` : url;
+    const bare = url.replace(/[?#][\s\S]*$/, (rest) => (rest ? '?…' : ''));
+    return bare.length > 60 ? `${bare.slice(0, 60)}…` : bare;
   }
 }
 
@@ -53,19 +54,22 @@ export function remoteSpecUrl(text: string, privateHosts: readonly string[] = []
   try {
     url = new URL(text.startsWith('//') ? `https:${text}` : text);
   } catch {
-    throw new OpenApiError(text, `OpenAPI URL "${shownUrl(text)}" is not a URL.`);
+    throw new OpenApiError(shownUrl(text), `OpenAPI URL "${shownUrl(text)}" is not a URL.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new OpenApiError(text, `OpenAPI URL "${shownUrl(text)}" is not http or https; it is not fetched.`);
+    throw new OpenApiError(
+      shownUrl(text),
+      `OpenAPI URL "${shownUrl(text)}" is not http or https; it is not fetched.`,
+    );
   if (url.username || url.password)
     throw new OpenApiError(
-      text,
+      shownUrl(text),
       `OpenAPI URL "${shownUrl(text)}" carries credentials; an export sends none. Map it to a local copy instead.`,
     );
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) {
     const refusal = addressRefusal(host, url.hostname, privateHosts);
-    if (refusal) throw new OpenApiError(text, `OpenAPI URL "${shownUrl(text)}": ${refusal}`);
+    if (refusal) throw new OpenApiError(shownUrl(text), `OpenAPI URL "${shownUrl(text)}": ${refusal}`);
   }
   return url;
 }
@@ -77,12 +81,20 @@ export function addressRefusal(
   privateHosts: readonly string[],
 ): string | undefined {
   if (privateHosts.includes(host.toLowerCase())) return undefined;
-  let range: string;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    range = ipaddr.process(address).range();
+    parsed = ipaddr.process(address);
   } catch {
     return `${address} is not an IP address`;
   }
+  let range: string = parsed.range();
+  // IPv4-compatible IPv6 (::a.b.c.d, deprecated) is unicast to ipaddr.js; some kernels route it to IPv4.
+  if (
+    range === 'unicast' &&
+    parsed.kind() === 'ipv6' &&
+    (parsed as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)
+  )
+    range = 'IPv4-compatible';
   if (range === 'unicast') return undefined;
   const what = host.replace(/^\[|\]$/g, '') === address ? `${address} is` : `${host} resolves to ${address},`;
   return (
@@ -126,21 +138,24 @@ async function get(
   signal: AbortSignal,
 ): Promise<Fetched> {
   let url = start;
+  let ask = headers;
   for (let redirects = 0; ; redirects++) {
-    const response = await send(url, headers, options.privateHosts, signal);
+    const response = await send(url, ask, options.privateHosts, signal);
+    const status = response.statusCode ?? 0;
     const location = response.headers.location;
-    if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400 && location) {
-      response.resume();
+    const etag = typeof response.headers.etag === 'string' ? response.headers.etag : undefined;
+    if (status !== 200) response.destroy(); // nothing of another answer's body is read
+    if (status >= 300 && status < 400 && status !== 304 && location) {
       if (redirects >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
-      url = remoteSpecUrl(new URL(location, url).href, options.privateHosts);
+      const next = remoteSpecUrl(new URL(location, url).href, options.privateHosts);
+      if (url.protocol === 'https:' && next.protocol !== 'https:')
+        throw new Error('a redirect from https to http, which is not followed');
+      // The cached copy's ETag is the first URL's: another place is asked plainly.
+      ask = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'if-none-match'));
+      url = next;
       continue;
     }
-    const status = response.statusCode ?? 0;
-    const etag = typeof response.headers.etag === 'string' ? response.headers.etag : undefined;
-    if (status !== 200) {
-      response.resume();
-      return { status, ...(etag ? { etag } : {}) };
-    }
+    if (status !== 200) return { status, ...(etag ? { etag } : {}) };
     const declared = Number(response.headers['content-length']);
     if (declared > options.maxBytes) {
       response.destroy();
@@ -158,7 +173,13 @@ function send(
 ): Promise<IncomingMessage> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers, lookup: guardedLookup(privateHosts) as never, signal }, resolve);
+    // agent: false: a pooled keep-alive connection would be reused without the address check, and
+    // one opened for a host another site may reach (privateHosts) must not serve this one.
+    const req = request(
+      url,
+      { headers, agent: false, lookup: guardedLookup(privateHosts) as never, signal },
+      resolve,
+    );
     req.on('error', reject);
     req.end();
   });
@@ -203,22 +224,29 @@ async function readMeta(root: string): Promise<CacheMeta | undefined> {
 }
 
 async function writeAtomically(path: string, data: string | Buffer): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
+  const temporary = `${path}.${randomUUID()}.tmp`;
   await writeFile(temporary, data);
   await rename(temporary, path);
 }
 
-// One fetch per URL per process: every page of an API tab names the same document.
+// One fetch at a time per URL (however it is spelled) and cache: pages naming the same document
+// wait for the same download. Settled fetches are forgotten, so a later export asks again.
 const inFlight = new Map<string, Promise<RemoteSpecCopy>>();
 
 /** Fetches a remote document into the cache (or confirms the cached copy by ETag), or throws an OpenApiError saying why not. */
 export function fetchRemoteSpec(source: string, options: RemoteSpecOptions): Promise<RemoteSpecCopy> {
-  const key = `${options.cacheDir}\n${source}`;
+  let key: string;
+  try {
+    key = `${options.cacheDir}\n${remoteSpecUrl(source, options.privateHosts).href}`;
+  } catch (error) {
+    return Promise.reject(error);
+  }
   let promise = inFlight.get(key);
   if (!promise) {
     promise = fetchNow(source, options);
     inFlight.set(key, promise);
-    promise.catch(() => inFlight.delete(key));
+    const forget = () => inFlight.delete(key);
+    promise.then(forget, forget);
   }
   return promise;
 }
@@ -239,16 +267,30 @@ async function fetchNow(source: string, options: RemoteSpecOptions): Promise<Rem
     const reason = deadline.aborted
       ? `it did not arrive within ${settings.timeoutMs} ms`
       : (error as Error).message;
-    throw new OpenApiError(source, `OpenAPI URL "${shownUrl(source)}" could not be fetched: ${reason}`);
+    throw new OpenApiError(
+      shownUrl(source),
+      `OpenAPI URL "${shownUrl(source)}" could not be fetched: ${reason}`,
+    );
   }
   if (fetched.status === 304 && cached) return { root, file: cached.file };
   if (!fetched.body)
-    throw new OpenApiError(source, `OpenAPI URL "${shownUrl(source)}" answered HTTP ${fetched.status}.`);
+    throw new OpenApiError(
+      shownUrl(source),
+      `OpenAPI URL "${shownUrl(source)}" answered HTTP ${fetched.status}.`,
+    );
   const file = copyName(url);
-  await mkdir(root, { recursive: true });
-  await writeAtomically(join(root, file), fetched.body);
   const meta: CacheMeta = { url: url.href, file, ...(fetched.etag ? { etag: fetched.etag } : {}) };
-  await writeAtomically(join(root, 'meta.json'), JSON.stringify(meta));
+  try {
+    await mkdir(root, { recursive: true });
+    await writeAtomically(join(root, file), fetched.body);
+    await writeAtomically(join(root, 'meta.json'), JSON.stringify(meta));
+  } catch (error) {
+    // The cache's path is the server's business, not the site's: named in the log, not the message.
+    throw new OpenApiError(
+      shownUrl(source),
+      `OpenAPI URL "${shownUrl(source)}": the fetched copy could not be stored (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
   return { root, file };
 }
 
@@ -257,7 +299,7 @@ export async function cachedRemoteSpec(source: string, options: RemoteSpecOption
   const url = remoteSpecUrl(source, options.privateHosts);
   const root = cacheRoot(options.cacheDir, url.href);
   const meta = await readMeta(root);
-  if (!meta) throw new OpenApiError(source, `OpenAPI URL "${shownUrl(source)}" was not fetched.`);
+  if (!meta) throw new OpenApiError(shownUrl(source), `OpenAPI URL "${shownUrl(source)}" was not fetched.`);
   return { root, file: meta.file };
 }
 

@@ -8,6 +8,7 @@ import {
   fetchRemoteSpec,
   type RemoteSpecOptions,
 } from '../../../src/export/openapi/index.ts';
+import { addressRefusal, remoteSpecUrl } from '../../../src/export/openapi/remote.ts';
 import { exportSite } from '../../../src/export/pipeline.ts';
 import { docsRepo, tempDir } from '../fixtures.ts';
 
@@ -134,6 +135,40 @@ describe('fetching a remote OpenAPI document', () => {
     await expect(
       fetchRemoteSpec(`${base}/missing.json?X-Amz-Signature=abc123`, allowLoopback()),
     ).rejects.not.toThrow(/abc123/);
+  });
+});
+
+describe('what a hostile site could try against the fetch', () => {
+  it('never reuses a connection opened for a host another site may reach', async () => {
+    const port = new URL(base).port;
+    // Site A may reach localhost; site B may not, even a moment later on the same host and port.
+    await fetchRemoteSpec(`http://localhost:${port}/openapi.json`, {
+      cacheDir: tempDir(),
+      privateHosts: ['localhost'],
+    });
+    await expect(
+      fetchRemoteSpec(`http://localhost:${port}/openapi.json?b`, { cacheDir: tempDir() }),
+    ).rejects.toThrow(/localhost resolves to .*loopback address/);
+  });
+
+  it('fetches one URL once however it is spelled, into one copy', async () => {
+    const port = new URL(base).port;
+    const options = allowLoopback();
+    const spellings = [
+      `http://127.0.0.1:${port}/openapi.json`,
+      `HTTP://127.0.0.1:${port}/openapi.json`,
+      `http://127.0.0.1:${port}/./openapi.json`,
+      `http://0x7f.1:${port}/openapi.json`,
+    ];
+    const copies = await Promise.all(spellings.map((url) => fetchRemoteSpec(url, options)));
+    expect(new Set(copies.map((copy) => copy.root)).size).toBe(1);
+  });
+
+  it('keeps the query of a URL it cannot parse out of its message, and refuses IPv4-compatible IPv6', () => {
+    expect(() => remoteSpecUrl('https://bad host/?sig=S3CRET')).toThrow(/https:\/\/bad host\/\?…/);
+    expect(() => remoteSpecUrl('https://bad host/?sig=S3CRET')).not.toThrow(/S3CRET/);
+    expect(addressRefusal('::7f00:1', '[::7f00:1]', [])).toMatch(/IPv4-compatible address/);
+    expect(addressRefusal('::1', '[::1]', [])).toMatch(/loopback address/);
   });
 });
 
