@@ -21,6 +21,8 @@ import { HAVE_CORPORA, WITHOUT_CORPORA } from '../export/corpora.ts';
 const NEEDS: Record<string, { tools: Tool[]; steps: BuildStep[] }> = {
   unit: { tools: [TOOLS.git, TOOLS.chromium], steps: [NATIVE_PARSER] },
   integration: { tools: [TOOLS.git], steps: [TEST_SERVERS, SCHEMATHESIS] },
+  // The image it runs carries the native parser; its own preflight skips it on a machine without a kubelet's needs.
+  e2e: { tools: [TOOLS.git], steps: [NATIVE_PARSER] },
 };
 
 export default async function prerequisites(project: TestProject): Promise<(() => void) | undefined> {
