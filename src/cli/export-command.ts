@@ -74,6 +74,7 @@ export function exportCommand(): Command {
     .action(async (dir: string, flags) => {
       // The pipeline is loaded only to export: other commands need none of it.
       const { exportSite } = await import('../export/pipeline.ts');
+      const { fetchRemoteSpec } = await import('../service/remote-openapi.ts');
       const { formatLocation } = await import('../export/errors.ts');
       const { exportReport } = await import('../export/report.ts');
       if (!flags.out && !flags.outDir)
@@ -87,6 +88,7 @@ export function exportCommand(): Command {
         archivePath: flags.out,
         outDir: flags.outDir,
         workers: flags.workers,
+        fetchRemoteSpec,
         options: {
           deployment: flags.deployment,
           siteUrl: flags.siteUrl,

@@ -1,5 +1,5 @@
 import { type ExportBudgets, resolveBudgets } from './budgets.ts';
-import type { RemoteSpecOptions } from './openapi/remote.ts';
+import type { RemoteSpecOptions } from './openapi/remote-copy.ts';
 import type { DeploymentKind } from './render-context.ts';
 
 /** What an export produces beyond the docs repository itself. */

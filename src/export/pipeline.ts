@@ -30,7 +30,7 @@ import { publishStylesheets } from './assets/stylesheets.ts';
 import { canDrawDiagrams, mermaidAssets, NO_MERMAID_WARNING } from './diagrams/mermaid.ts';
 import { ExportError, type SourceProblem } from './errors.ts';
 import { katexAssets } from './markdown/math.ts';
-import { API_JS, openapiAssets } from './openapi/index.ts';
+import { API_JS, type FetchRemoteSpec, openapiAssets } from './openapi/index.ts';
 import { type ExportOptions, type ExportOptionsInput, resolveOptions } from './options.ts';
 import { assertAssetNames } from './output/output-names.ts';
 import { SpoolReader, type SpoolSlice } from './output/page-spool.ts';
@@ -71,6 +71,11 @@ export interface ExportRequest {
   /** Render threads; default: every core. */
   workers?: number;
   signal?: AbortSignal;
+  /**
+   * Fetches the OpenAPI documents docs.json names by URL when options.remoteSpecs opts in
+   * (service/remote-openapi.ts): the export itself makes no network request.
+   */
+  fetchRemoteSpec?: FetchRemoteSpec;
 }
 
 export type ExportManifest = BundleManifest;
@@ -100,7 +105,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
   const report = throttle(request.onProgress);
   report({ phase: 'loading', progress: 0, pageCount: 0, renderedPages: 0 });
   const target = request.outDir ? checkOutDir(resolve(request.outDir)) : undefined;
-  const site = await loadSite(request.source, options);
+  const site = await loadSite(request.source, options, request.fetchRemoteSpec);
   const pageIndexes = site.pages.flatMap((page, index) => (page.rendered ? [index] : []));
   const pageCount = pageIndexes.length;
   report({ phase: 'loading', progress: 5, pageCount, renderedPages: 0 });

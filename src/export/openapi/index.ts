@@ -12,12 +12,12 @@ export { findOperation, listOperations, operationTitle } from './operations.ts';
 export type { PlaygroundOptions } from './playground.ts';
 export { type OperationRef, parseOperationRef, UnsupportedOperationRefError } from './ref.ts';
 export {
-  fetchRemoteSpec,
+  type FetchRemoteSpec,
   loadSpecSource,
-  REMOTE_SPEC_DEFAULTS,
+  type RemoteSpecCopy,
   type RemoteSpecOptions,
   shownUrl,
-} from './remote.ts';
+} from './remote-copy.ts';
 export { type ApiPageOptions, DEFAULT_API_PAGE, renderOperation } from './render.ts';
 export { DEFAULT_SAMPLE_LANGUAGES, sampleLanguage } from './sample-languages.ts';
 export { type RequestSample, requestSamples, type SampleOptions } from './samples.ts';

@@ -252,7 +252,6 @@ export class PageRenderer {
         repoRoot: this.site.root,
         maxDepth: this.budgets.documentDepth,
         remote: this.options.remoteSpecs,
-        network: false,
       });
       const found = findOperation(spec, operation.method, operation.path);
       if (!found) return unavailable(`${operation.file} has no operation ${label}.`);

@@ -2,6 +2,7 @@ import { slug } from 'github-slugger';
 import { overBudget } from '../budgets.ts';
 import { ExportError, type SourceProblem } from '../errors.ts';
 import {
+  type FetchRemoteSpec,
   findOperation,
   loadSpecSource,
   type OpenApiSpec,
@@ -106,7 +107,15 @@ const STATIC_EXTENSIONS = new Set(
   ),
 );
 
-export async function loadSite(dir: string, options: ExportOptions): Promise<SiteModel> {
+/**
+ * `fetchRemoteSpec`: how OpenAPI documents named by URL are fetched when the export opts in
+ * (options.remoteSpecs); without it only copies fetched earlier are read.
+ */
+export async function loadSite(
+  dir: string,
+  options: ExportOptions,
+  fetchRemoteSpec?: FetchRemoteSpec,
+): Promise<SiteModel> {
   const repo = DocsRepository.open(dir);
   const budgets = budgetsOf(options);
   const warnings: SourceProblem[] = [];
@@ -151,7 +160,7 @@ export async function loadSite(dir: string, options: ExportOptions): Promise<Sit
         repoRoot: repo.root,
         maxDepth: budgets.documentDepth,
         remote: options.remoteSpecs,
-        network: true,
+        fetch: fetchRemoteSpec,
       }).catch((error: Error) => error);
       specs.set(file, spec);
     }

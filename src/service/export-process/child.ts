@@ -1,5 +1,6 @@
 import { ExportError } from '../../export/errors.ts';
 import { exportSite } from '../../export/pipeline.ts';
+import { fetchRemoteSpec } from '../remote-openapi.ts';
 import type { ChildMessage, ParentMessage } from './messages.ts';
 
 /**
@@ -14,6 +15,7 @@ process.on('message', async (message: ParentMessage) => {
   try {
     const result = await exportSite({
       ...message.request,
+      fetchRemoteSpec,
       onProgress: (progress) => send({ type: 'progress', progress }),
     });
     send({

@@ -3,17 +3,21 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clearOpenApiCache, type RemoteSpecOptions } from '../../src/export/openapi/index.ts';
+import { type ExportRequest, exportSite as exportWithoutFetcher } from '../../src/export/pipeline.ts';
 import {
-  clearOpenApiCache,
+  addressRefusal,
   fetchRemoteSpec,
-  type RemoteSpecOptions,
-} from '../../../src/export/openapi/index.ts';
-import { addressRefusal, remoteSpecUrl } from '../../../src/export/openapi/remote.ts';
-import { exportSite } from '../../../src/export/pipeline.ts';
-import { docsRepo, tempDir } from '../fixtures.ts';
+  remoteSpecUrl,
+  resetRemoteSpecs,
+} from '../../src/service/remote-openapi.ts';
+import { docsRepo, tempDir } from '../export/fixtures.ts';
+
+/** An export handed the fetcher, as the CLI and the export process hand it. */
+const exportSite = (request: ExportRequest) => exportWithoutFetcher({ ...request, fetchRemoteSpec });
 
 /**
- * Remote OpenAPI documents (openapi/remote.ts), fetched only on opt-in, from a real HTTP server on
+ * Remote OpenAPI documents (service/remote-openapi.ts), fetched only on opt-in, from a real HTTP server on
  * loopback: loopback is refused unless the host is allowed by name, as are other private and
  * link-local addresses, other schemes, oversized and slow documents; a rebuild asks by ETag.
  */
@@ -195,7 +199,6 @@ describe('an export that opts in', () => {
     const requests = seen.filter((s) => s.url === '/openapi.json').length;
 
     // A new process (the in-process memo forgotten) revalidates: 304, and the copy is used.
-    const { resetRemoteSpecs } = await import('../../../src/export/openapi/remote.ts');
     resetRemoteSpecs();
     clearOpenApiCache();
     const second = tempDir();

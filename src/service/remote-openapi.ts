@@ -1,52 +1,31 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { isHttpUrl, OpenApiError } from './files.ts';
-import { loadOpenApi } from './load.ts';
-import type { OpenApiSpec } from './types.ts';
+import { OpenApiError } from '../export/openapi/files.ts';
+import {
+  type CopyMeta,
+  copyName,
+  copyRoot,
+  type RemoteSpecCopy,
+  type RemoteSpecOptions,
+  readCopyMeta,
+  shownUrl,
+  storeCopy,
+} from '../export/openapi/remote-copy.ts';
 
 /**
- * Remote OpenAPI documents, fetched at export time when an export opts in (never in air-gapped
- * ones). Tenant repositories name the URL, and exports may run in a shared server: only http and
- * https, only public addresses unless a host is allowed by name (checked on the address actually
- * connected to, so DNS cannot point a name elsewhere between check and use), a time limit, a
- * size limit, and a copy kept by URL and ETag so a rebuild asks the server "changed?" only.
+ * The fetcher of remote OpenAPI documents an export is handed when it opts in (export/openapi/
+ * remote-copy.ts keeps the copies). Tenant repositories name the URL, and exports may run in a
+ * shared server: only http and https, only public addresses unless a host is allowed by name
+ * (checked on the address actually connected to, so DNS cannot point a name elsewhere between
+ * check and use), a time limit, a size limit, and a copy kept by URL and ETag so a rebuild asks
+ * the server "changed?" only.
  */
-export interface RemoteSpecOptions {
-  /** Where fetched documents are kept, one directory per URL. */
-  cacheDir: string;
-  /** Host names (as URLs write them) that may resolve to private, loopback or link-local addresses. */
-  privateHosts?: string[];
-  /** Per document, redirects included. Default 20 s. */
-  timeoutMs?: number;
-  /** Largest document accepted. Default 16 MiB. */
-  maxBytes?: number;
-}
 
 export const REMOTE_SPEC_DEFAULTS = { timeoutMs: 20_000, maxBytes: 16 * 1024 * 1024 };
 const MAX_REDIRECTS = 5;
-
-/** A fetched document on disk: load it with loadOpenApi(file, { repoRoot: root }). */
-export interface RemoteSpecCopy {
-  root: string;
-  file: string;
-}
-
-/** The URL as messages show it: no credentials, no query (a presigned link's signature is a secret). */
-export function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}${parsed.search ? '?…' : ''}`;
-  } catch {
-    const bare = url.replace(/[?#][\s\S]*$/, (rest) => (rest ? '?…' : ''));
-    return bare.length > 60 ? `${bare.slice(0, 60)}…` : bare;
-  }
-}
 
 /** The URL if an export may fetch it, or an error saying why not (before any connection). */
 export function remoteSpecUrl(text: string, privateHosts: readonly string[] = []): URL {
@@ -199,36 +178,6 @@ async function readLimited(response: IncomingMessage, maxBytes: number): Promise
   return Buffer.concat(chunks);
 }
 
-interface CacheMeta {
-  url: string;
-  etag?: string;
-  file: string;
-}
-
-function cacheRoot(cacheDir: string, url: string): string {
-  return join(cacheDir, createHash('sha256').update(url).digest('hex').slice(0, 32));
-}
-
-/** The file name of a copy: its extension tells the reader JSON from YAML; none means "look at the text". */
-function copyName(url: URL): string {
-  const ext = /\.(json|ya?ml)$/i.exec(url.pathname)?.[1]?.toLowerCase();
-  return ext ? `openapi.${ext}` : 'openapi';
-}
-
-async function readMeta(root: string): Promise<CacheMeta | undefined> {
-  try {
-    return JSON.parse(await readFile(join(root, 'meta.json'), 'utf8')) as CacheMeta;
-  } catch {
-    return undefined;
-  }
-}
-
-async function writeAtomically(path: string, data: string | Buffer): Promise<void> {
-  const temporary = `${path}.${randomUUID()}.tmp`;
-  await writeFile(temporary, data);
-  await rename(temporary, path);
-}
-
 // One fetch at a time per URL (however it is spelled) and cache: pages naming the same document
 // wait for the same download. Settled fetches are forgotten, so a later export asks again.
 const inFlight = new Map<string, Promise<RemoteSpecCopy>>();
@@ -255,8 +204,8 @@ async function fetchNow(source: string, options: RemoteSpecOptions): Promise<Rem
   const settings = { ...REMOTE_SPEC_DEFAULTS, privateHosts: [], ...options };
   const privateHosts = settings.privateHosts.map((h) => h.toLowerCase());
   const url = remoteSpecUrl(source, privateHosts);
-  const root = cacheRoot(options.cacheDir, url.href);
-  const cached = await readMeta(root);
+  const root = copyRoot(options.cacheDir, url.href);
+  const cached = await readCopyMeta(root);
   const headers: Record<string, string> = { accept: 'application/json, application/yaml, text/yaml, */*' };
   if (cached?.etag) headers['if-none-match'] = cached.etag;
   const deadline = AbortSignal.timeout(settings.timeoutMs);
@@ -278,12 +227,13 @@ async function fetchNow(source: string, options: RemoteSpecOptions): Promise<Rem
       shownUrl(source),
       `OpenAPI URL "${shownUrl(source)}" answered HTTP ${fetched.status}.`,
     );
-  const file = copyName(url);
-  const meta: CacheMeta = { url: url.href, file, ...(fetched.etag ? { etag: fetched.etag } : {}) };
+  const meta: CopyMeta = {
+    url: url.href,
+    file: copyName(url),
+    ...(fetched.etag ? { etag: fetched.etag } : {}),
+  };
   try {
-    await mkdir(root, { recursive: true });
-    await writeAtomically(join(root, file), fetched.body);
-    await writeAtomically(join(root, 'meta.json'), JSON.stringify(meta));
+    return await storeCopy(root, meta, fetched.body);
   } catch (error) {
     // The cache's path is the server's business, not the site's: named in the log, not the message.
     throw new OpenApiError(
@@ -291,32 +241,6 @@ async function fetchNow(source: string, options: RemoteSpecOptions): Promise<Rem
       `OpenAPI URL "${shownUrl(source)}": the fetched copy could not be stored (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
-  return { root, file };
-}
-
-/** The copy an earlier fetchRemoteSpec kept, without the network (render threads read what loading fetched). */
-export async function cachedRemoteSpec(source: string, options: RemoteSpecOptions): Promise<RemoteSpecCopy> {
-  const url = remoteSpecUrl(source, options.privateHosts);
-  const root = cacheRoot(options.cacheDir, url.href);
-  const meta = await readMeta(root);
-  if (!meta) throw new OpenApiError(shownUrl(source), `OpenAPI URL "${shownUrl(source)}" was not fetched.`);
-  return { root, file: meta.file };
-}
-
-/**
- * The document a page or navigation names: a repository file, or (when the export opted in) a
- * remote one, fetched when `network` is true and read from the copy otherwise.
- */
-export async function loadSpecSource(
-  source: string,
-  options: { repoRoot: string; maxDepth?: number; remote?: RemoteSpecOptions; network: boolean },
-): Promise<OpenApiSpec> {
-  if (!options.remote || !isHttpUrl(source)) return loadOpenApi(source, options);
-  const copy = options.network
-    ? await fetchRemoteSpec(source, options.remote)
-    : await cachedRemoteSpec(source, options.remote);
-  const spec = await loadOpenApi(copy.file, { repoRoot: copy.root, maxDepth: options.maxDepth });
-  return { ...spec, file: shownUrl(source) };
 }
 
 /** Forgets which URLs this process fetched, so the next export asks again (tests; a long-running server between exports). */
