@@ -13,7 +13,7 @@ import type { Exporter } from './exporters/exporter.ts';
 import { EventRecorder } from './runtime/events.ts';
 import { kubeMessage } from './runtime/kube-errors.ts';
 import type { OperatorMetrics } from './runtime/metrics.ts';
-import { SupervisedInformer } from './runtime/supervised-informer.ts';
+import { SupervisedInformer } from '../kube/supervised-informer.ts';
 import { WorkQueue } from './runtime/work-queue.ts';
 import {
   DEFAULT_RECONCILER_SETTINGS,

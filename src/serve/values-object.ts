@@ -6,7 +6,7 @@ import {
   type V1Secret,
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { SupervisedInformer } from '../operator/runtime/supervised-informer.ts';
+import { SupervisedInformer } from '../kube/supervised-informer.ts';
 
 /** A Secret or ConfigMap holding the values file under one key, watched through the Kubernetes API. */
 export interface ValuesObjectRef {
