@@ -8,12 +8,12 @@ import {
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { STATIC_EXPORT, type StaticExport } from '../contract/static-export.ts';
+import { SupervisedInformer } from '../kube/supervised-informer.ts';
 import { DEFAULT_CONCURRENCY } from './defaults.ts';
 import type { Exporter } from './exporters/exporter.ts';
 import { EventRecorder } from './runtime/events.ts';
 import { kubeMessage } from './runtime/kube-errors.ts';
 import type { OperatorMetrics } from './runtime/metrics.ts';
-import { SupervisedInformer } from '../kube/supervised-informer.ts';
 import { WorkQueue } from './runtime/work-queue.ts';
 import {
   DEFAULT_RECONCILER_SETTINGS,
