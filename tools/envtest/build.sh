@@ -10,8 +10,8 @@
 # Prints the two directories as shell assignments on its last lines (ENVTEST_DIR=…, S3_DIR=…).
 # With --check it builds nothing and exits 0 when everything is cached, 3 when something is not.
 # With --kubernetes-only it leaves versitygw out (npm start needs no S3 server).
-# With --node it also builds what a real node needs (the e2e cluster): kubelet, kube-scheduler and
-# kube-controller-manager, from the same wrapper module and version.
+# With --node it also builds what a real node needs (the e2e cluster): kubelet, kube-scheduler,
+# kube-controller-manager and kube-proxy, from the same wrapper module and version.
 set -euo pipefail
 check_only=false
 kubernetes_only=false
@@ -69,7 +69,7 @@ else
   build_tool kubernetes k8s.io/kubernetes/cmd/kubectl "$envtest_dir/kubectl" "$ldflags"
   build_tool etcd go.etcd.io/etcd/server/v3 "$envtest_dir/etcd"
   if $node; then
-    for component in kubelet kube-scheduler kube-controller-manager; do
+    for component in kubelet kube-proxy kube-scheduler kube-controller-manager; do
       build_tool kubernetes "k8s.io/kubernetes/cmd/$component" "$envtest_dir/$component" "$ldflags"
     done
   fi
