@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,6 +9,8 @@ export interface GitServerOptions {
   auth?: { username: string; password: string };
   /** Pass the client's `Git-Protocol` header on, as a real server does; false makes a protocol v0 server. */
   protocolV2?: boolean;
+  /** The address it listens on (default 127.0.0.1; the e2e cluster's bridge address for pods). */
+  host?: string;
 }
 
 /** One request the server answered, for tests that count round trips. */
@@ -44,10 +46,10 @@ export class GitServer {
   private readonly root: string;
   private readonly children = new Set<ChildProcess>();
 
-  private constructor(server: Server, root: string, port: number) {
+  private constructor(server: Server, root: string, host: string, port: number) {
     this.server = server;
     this.root = root;
-    this.url = `http://127.0.0.1:${port}`;
+    this.url = `http://${host}:${port}`;
   }
 
   static async start(options: GitServerOptions = {}): Promise<GitServer> {
@@ -55,8 +57,9 @@ export class GitServer {
     mkdirSync(join(root, 'repos'));
     let self: GitServer | undefined;
     const server = createServer((request, response) => self?.handle(request, response, options));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new GitServer(server, root, (server.address() as { port: number }).port);
+    const host = options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
+    self = new GitServer(server, root, host, (server.address() as { port: number }).port);
     return self;
   }
 
@@ -108,6 +111,11 @@ export class GitServer {
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
     rmSync(this.root, { recursive: true, force: true });
+  }
+
+  /** A file of repository `name` as its last commit has it. */
+  readFile(name: string, path: string): string {
+    return readFileSync(join(this.workTree(name), path), 'utf8');
   }
 
   private workTree(name: string): string {

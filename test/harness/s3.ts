@@ -33,7 +33,8 @@ export class S3Server {
     this.workDir = workDir;
   }
 
-  static async start(binDir: string): Promise<S3Server> {
+  /** `host`: the address it listens on (default 127.0.0.1; the e2e cluster's bridge address for pods). */
+  static async start(binDir: string, host = '127.0.0.1'): Promise<S3Server> {
     const workDir = makeWorkDir('s3');
     const dataDir = join(workDir, 'data');
     const metaDir = join(workDir, 'meta');
@@ -41,7 +42,7 @@ export class S3Server {
     mkdirSync(metaDir);
     const port = await freePort();
     const connection: S3Connection = {
-      endpoint: `http://127.0.0.1:${port}`,
+      endpoint: `http://${host}:${port}`,
       region: 'us-east-1',
       accessKeyId: `DOCSNAP${randomBytes(6).toString('hex').toUpperCase()}`,
       secretAccessKey: randomBytes(24).toString('base64url'),
@@ -53,7 +54,7 @@ export class S3Server {
         `--access=${connection.accessKeyId}`,
         `--secret=${connection.secretAccessKey}`,
         `--region=${connection.region}`,
-        `--port=127.0.0.1:${port}`,
+        `--port=${host}:${port}`,
         'posix',
         // Metadata in a sidecar directory rather than xattrs, which tmpfs lacks.
         `--sidecar=${metaDir}`,

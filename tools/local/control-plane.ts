@@ -33,6 +33,12 @@ export interface KubeControlPlaneOptions {
   logDir?: string;
   /** The apiserver's port (default: a free one; with a data dir, the one it used last). */
   apiPort?: number;
+  /**
+   * For a cluster with nodes (the e2e tests): the host address pods reach the apiserver at. It
+   * binds and advertises there (the `kubernetes` Service's endpoints point to it), and the
+   * ServiceAccount admission plugin is on, since a controller-manager then creates the accounts.
+   */
+  nodeAddress?: string;
 }
 
 /** A KubeConfig for the given bearer token (the admin's unless another identity is named). */
@@ -101,7 +107,8 @@ export class KubeControlPlane {
     const adminToken = adminTokenOf(workDir);
     serviceAccountKeys(workDir);
 
-    const server = `https://127.0.0.1:${apiPort}`;
+    const address = options.nodeAddress ?? '127.0.0.1';
+    const server = `https://${address}:${apiPort}`;
     const connection: KubeConnection = {
       server,
       caData: '',
@@ -162,17 +169,14 @@ export class KubeControlPlane {
         [
           `--etcd-servers=${etcdUrl}`,
           `--secure-port=${apiPort}`,
-          '--bind-address=127.0.0.1',
-          '--advertise-address=127.0.0.1',
-          // No Service endpoints to reconcile, and 1.37 refuses loopback addresses for them.
-          '--endpoint-reconciler-type=none',
+          `--bind-address=${address}`,
+          `--advertise-address=${address}`,
+          ...(options.nodeAddress ? [] : apiOnlyArgs),
           `--cert-dir=${certDir}`, // self-signed serving certificate for 127.0.0.1, with its CA
           `--token-auth-file=${join(workDir, 'tokens.csv')}`,
           '--authorization-mode=RBAC',
           '--service-cluster-ip-range=10.0.0.0/24',
           '--allow-privileged=true',
-          // No controller-manager runs to create service-account tokens for pods.
-          '--disable-admission-plugins=ServiceAccount',
           `--service-account-issuer=${server}`,
           `--service-account-key-file=${join(workDir, 'sa.pub')}`,
           `--service-account-signing-key-file=${join(workDir, 'sa.key')}`,
@@ -216,6 +220,13 @@ export class KubeControlPlane {
     if (!this.persistent) rmSync(this.workDir, { recursive: true, force: true });
   }
 }
+
+/** Without nodes: no controller-manager creates ServiceAccounts, and no pod needs the `kubernetes` Service. */
+const apiOnlyArgs = [
+  // No Service endpoints to reconcile, and 1.37 refuses loopback addresses for them.
+  '--endpoint-reconciler-type=none',
+  '--disable-admission-plugins=ServiceAccount',
+];
 
 interface ControlPlanePorts {
   etcdClientPort: number;
