@@ -1,32 +1,51 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { type KubeConnection, kubeConfigFor } from '../../tools/local/control-plane.ts';
+import { type ManagedProcess, startProcess, waitFor } from '../../tools/local/processes.ts';
+import { mountsUnder } from './host-state.ts';
 
 const run = promisify(execFile);
 
 /**
  * A real node for the e2e tests: containerd and runc from Debian's packages, the CNI bridge and
- * host-local plugins, and a kubelet built from the same Kubernetes module as the apiserver,
- * registered with a test control plane. Images come from oci-archive files (no registry), imported
- * into containerd's k8s.io namespace. What made a kubelet run on these machines
- * (../shared/notes/real-node.md, re-checked here): `failCgroupV1: false` (cgroup v1 hybrid hosts),
- * the cgroupfs driver without QoS cgroups, and containerd's `restrict_oom_score_adj` (root here
- * lacks CAP_SYS_RESOURCE).
+ * host-local plugins, and a kubelet and kube-proxy built from the same Kubernetes module as the
+ * apiserver, registered with a test control plane. Images come from oci-archive files (no
+ * registry), imported into containerd's k8s.io namespace. What made a kubelet run on these
+ * machines (../shared/notes/real-node.md, re-checked here): `failCgroupV1: false` (cgroup v1
+ * hybrid hosts), the cgroupfs driver without QoS cgroups, and containerd's
+ * `restrict_oom_score_adj` (root here lacks CAP_SYS_RESOURCE).
  */
 
 export const NODE_NAME = 'docsnap-node';
-const BRIDGE = 'docsnap0';
+
+/** The pods' network: a bridge the cluster creates, whose address is the host's for pods. */
+export interface NodeNetwork {
+  bridge: string;
+  /** The host's address on the bridge: the pods' gateway, where host services listen for them. */
+  address: string;
+  subnet: string;
+}
 
 /** Why this machine cannot run a node, or undefined when it can. */
 export function nodePreflight(): string | undefined {
   if (process.getuid?.() !== 0) return 'a kubelet needs root';
-  for (const tool of ['containerd', 'ctr', 'runc', 'ip', 'buildah', 'mmdebstrap']) {
+  const tools = [
+    'containerd',
+    'ctr',
+    'runc',
+    'ip',
+    'iptables-save',
+    'ip6tables-save',
+    'buildah',
+    'mmdebstrap',
+  ];
+  for (const tool of tools) {
     const found = ['/usr/bin', '/usr/sbin', '/sbin', '/bin'].some((dir) => existsSync(join(dir, tool)));
     if (!found)
-      return `${tool} is missing (apt-get install containerd runc containernetworking-plugins buildah mmdebstrap iproute2)`;
+      return `${tool} is missing (apt-get install containerd runc containernetworking-plugins buildah mmdebstrap iproute2 iptables)`;
   }
   if (!existsSync('/usr/lib/cni/bridge'))
     return 'the CNI plugins are missing (apt-get install containernetworking-plugins)';
@@ -35,117 +54,190 @@ export function nodePreflight(): string | undefined {
 }
 
 export class RealNode {
-  private readonly work: string;
-  private readonly processes: ChildProcess[] = [];
   readonly socket: string;
+  private readonly work: string;
+  private readonly binDir: string;
+  private processes: ManagedProcess[] = [];
 
-  private constructor(work: string) {
+  private constructor(work: string, binDir: string) {
     this.work = work;
+    this.binDir = binDir;
     this.socket = join(work, 'containerd.sock');
   }
 
-  /** Starts containerd, imports the images and starts a kubelet; resolves once the node is Ready. */
+  /** Starts containerd, imports the images, starts kubelet and kube-proxy; resolves once the node is Ready. */
   static async start(
     connection: KubeConnection,
     binDir: string,
     work: string,
-    images: { archives: string[]; pause: string },
+    options: { archives: string[]; pause: string; network: NodeNetwork },
   ): Promise<RealNode> {
-    const node = new RealNode(work);
-    for (const dir of ['containerd-root', 'containerd-state', 'cni', 'kubelet', 'manifests', 'logs'])
-      mkdirSync(join(work, dir), { recursive: true });
-    writeFileSync(join(work, 'containerd.toml'), node.containerdConfig(images.pause));
-    writeFileSync(join(work, 'cni', '10-docsnap.conflist'), CNI_CONFIG);
-    writeFileSync(join(work, 'kubelet.yaml'), node.kubeletConfig());
-    node.spawn('containerd', ['--config', join(work, 'containerd.toml')]);
-    await node.until('containerd', async () => {
-      await node.ctr('version');
-      return true;
+    const node = new RealNode(work, binDir);
+    try {
+      await node.startRuntime(options.archives, options.pause, options.network);
+      await node.startKubelet(connection, options.network);
+      node.startKubeProxy(connection, options.network);
+      return node;
+    } catch (error) {
+      await node.stop();
+      throw error;
+    }
+  }
+
+  private async startRuntime(archives: string[], pause: string, network: NodeNetwork): Promise<void> {
+    for (const dir of [
+      'containerd-root',
+      'containerd-state',
+      'cni',
+      'cni-ipam',
+      'kubelet',
+      'logs',
+      'pod-logs',
+    ])
+      mkdirSync(join(this.work, dir), { recursive: true });
+    writeFileSync(join(this.work, 'containerd.toml'), this.containerdConfig(pause));
+    writeFileSync(join(this.work, 'cni', '10-docsnap.conflist'), this.cniConfig(network));
+    const containerd = this.startProcess('containerd', 'containerd', [
+      '--config',
+      join(this.work, 'containerd.toml'),
+    ]);
+    await waitFor('containerd', async () => (await this.ctr('version')).length > 0, {
+      timeoutMs: 30_000,
+      alive: () => containerd.child.exitCode === null,
+      describe: () => containerd.tail(),
     });
-    for (const archive of images.archives) await node.ctr('images', 'import', '--all-platforms', archive);
-    node.spawn(join(binDir, 'kubelet'), [
-      `--config=${join(work, 'kubelet.yaml')}`,
+    for (const archive of archives) await this.ctr('images', 'import', '--all-platforms', archive);
+  }
+
+  private async startKubelet(connection: KubeConnection, network: NodeNetwork): Promise<void> {
+    writeFileSync(join(this.work, 'kubelet.yaml'), this.kubeletConfig());
+    const kubelet = this.startProcess('kubelet', join(this.binDir, 'kubelet'), [
+      `--config=${join(this.work, 'kubelet.yaml')}`,
       `--kubeconfig=${connection.kubeconfigPath}`,
-      `--root-dir=${join(work, 'kubelet')}`,
+      `--root-dir=${join(this.work, 'kubelet')}`,
       `--hostname-override=${NODE_NAME}`,
-      '--node-ip=127.0.0.1',
+      `--node-ip=${network.address}`,
       '--v=1',
     ]);
     const core = kubeConfigFor(connection).makeApiClient(CoreV1Api);
-    await node.until('the node Ready', async () => {
-      const found = await core.readNode({ name: NODE_NAME });
-      return found.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
-    });
-    return node;
+    await waitFor(
+      'the node Ready',
+      async () => {
+        const found = await core.readNode({ name: NODE_NAME });
+        return found.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+      },
+      { timeoutMs: 60_000, alive: () => kubelet.child.exitCode === null, describe: () => kubelet.tail() },
+    );
   }
 
-  /** Stops everything it started and removes what they left: containers, mounts, the bridge, the work directory. */
+  /** Services: kube-proxy's iptables rules route ClusterIPs (the `kubernetes` Service too) to endpoints. */
+  private startKubeProxy(connection: KubeConnection, network: NodeNetwork): void {
+    writeFileSync(join(this.work, 'kube-proxy.yaml'), this.kubeProxyConfig(connection, network));
+    this.startProcess('kube-proxy', join(this.binDir, 'kube-proxy'), [
+      `--config=${join(this.work, 'kube-proxy.yaml')}`,
+      '--v=1',
+    ]);
+  }
+
+  /**
+   * Stops what it started and removes what they leave: kube-proxy's rules, containers and their
+   * shims, mounts, pod log links, the work directory. Pods should be gone first (the cluster
+   * deletes them while kubelet runs, so the CNI plugins release their addresses and namespaces);
+   * any container still there is killed here.
+   */
   async stop(): Promise<void> {
-    const [kubelet, containerd] = [this.processes[1], this.processes[0]];
-    await stopProcess(kubelet);
-    const tasks = await this.ctr('tasks', 'ls', '-q').catch(() => '');
-    for (const task of tasks.split('\n').filter(Boolean))
-      await this.ctr('tasks', 'kill', '-s', 'KILL', task).catch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    for (const task of tasks.split('\n').filter(Boolean))
-      await this.ctr('tasks', 'rm', '-f', task).catch(() => {});
-    const containers = await this.ctr('containers', 'ls', '-q').catch(() => '');
-    for (const container of containers.split('\n').filter(Boolean))
-      await this.ctr('containers', 'rm', container).catch(() => {});
-    await stopProcess(containerd);
-    await run('ip', ['link', 'del', BRIDGE]).catch(() => {});
-    for (const mount of this.mounts().sort().reverse()) await run('umount', ['-l', mount]).catch(() => {});
+    const byName = (name: string) => this.processes.find((p) => p.name === name);
+    await byName('kube-proxy')?.stop();
+    if (existsSync(join(this.work, 'kube-proxy.yaml')))
+      await run(join(this.binDir, 'kube-proxy'), [
+        '--cleanup',
+        `--config=${join(this.work, 'kube-proxy.yaml')}`,
+      ]).catch(() => {});
+    await byName('kubelet')?.stop();
+    await this.removeContainers();
+    await byName('containerd')?.stop();
+    this.processes = [];
+    for (const mount of mountsUnder(this.work)) await run('umount', ['-l', mount]).catch(() => {});
+    this.removePodLogLinks();
     rmSync(this.work, { recursive: true, force: true });
   }
 
-  /** What a stop left behind: mounts under the work directory, the bridge, live processes. Empty when clean. */
+  /** Processes and mounts of this node still there (the host-wide rest is in host-state.ts). Empty when clean. */
   async leftovers(): Promise<string[]> {
-    const left = this.mounts().map((m) => `mount ${m}`);
-    const bridge = await run('ip', ['link', 'show', BRIDGE]).then(
-      () => true,
-      () => false,
-    );
-    if (bridge) left.push(`network interface ${BRIDGE}`);
-    for (const child of this.processes)
-      if (child.exitCode === null && child.signalCode === null) left.push(`process ${child.pid}`);
+    const left = mountsUnder(this.work).map((m) => `mount ${m}`);
     const shims = await run('pgrep', ['-f', `containerd-shim.*${this.work}`]).then(
       ({ stdout }) => stdout.trim(),
       () => '',
     );
     if (shims) left.push(`containerd shims ${shims.replace(/\n/g, ' ')}`);
+    for (const name of ['containerd', 'kubelet', 'kube-proxy']) {
+      const found = await run('pgrep', ['-f', `${name}.*${this.work}`]).then(
+        ({ stdout }) => stdout.trim(),
+        () => '',
+      );
+      if (found) left.push(`${name} process ${found.replace(/\n/g, ' ')}`);
+    }
     return left;
+  }
+
+  /** Tasks (containers' processes, sandboxes' included) running now. */
+  async runningTasks(): Promise<string[]> {
+    const table = await this.ctr('tasks', 'ls').catch(() => '');
+    return table
+      .split('\n')
+      .slice(1)
+      .filter((line) => /\sRUNNING\s*$/.test(line))
+      .map((line) => line.split(/\s+/)[0] as string);
+  }
+
+  /** The containers containerd has (pods' and their sandboxes'). */
+  async containers(): Promise<string[]> {
+    return (await this.ctr('containers', 'ls', '-q').catch(() => '')).split('\n').filter(Boolean);
   }
 
   ctr(...args: string[]): Promise<string> {
     return run('ctr', ['-a', this.socket, '-n', 'k8s.io', ...args]).then(({ stdout }) => stdout);
   }
 
-  private mounts(): string[] {
-    return readFileSync('/proc/self/mounts', 'utf8')
-      .split('\n')
-      .map((line) => line.split(' ')[1] ?? '')
-      .filter((point) => point.startsWith(this.work));
+  /** The log file of a component (containerd, kubelet, kube-proxy), for failure messages. */
+  logFile(name: string): string {
+    return join(this.work, 'logs', `${name}.log`);
   }
 
-  private spawn(command: string, args: string[]): void {
-    const log = openSync(join(this.work, 'logs', `${command.split('/').pop()}.log`), 'w');
-    this.processes.push(spawn(command, args, { stdio: ['ignore', log, log] }));
+  private async removeContainers(): Promise<void> {
+    const tasks = (await this.ctr('tasks', 'ls', '-q').catch(() => '')).split('\n').filter(Boolean);
+    for (const task of tasks) await this.ctr('tasks', 'kill', '-s', 'KILL', task).catch(() => {});
+    if (tasks.length) await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const task of tasks) await this.ctr('tasks', 'rm', '-f', task).catch(() => {});
+    for (const container of await this.containers())
+      await this.ctr('containers', 'rm', container).catch(() => {});
   }
 
-  private async until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
-    const since = Date.now();
-    for (;;) {
-      if (await check().catch(() => false)) return;
-      if (Date.now() - since > ms)
-        throw new Error(`${what} did not come up within ${ms / 1000} s (logs: ${join(this.work, 'logs')})`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
+  /** kubelet links each container's log into /var/log/containers (a fixed path); ours point into the work directory. */
+  private removePodLogLinks(): void {
+    const dir = '/var/log/containers';
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir)) {
+      const link = join(dir, entry);
+      try {
+        if (readlinkSync(link).startsWith(this.work)) unlinkSync(link);
+      } catch {
+        // not a link, or gone meanwhile
+      }
     }
   }
 
+  private startProcess(name: string, binary: string, args: string[]): ManagedProcess {
+    const child = startProcess(name, binary, args, this.logFile(name));
+    this.processes.push(child);
+    return child;
+  }
+
   private containerdConfig(pause: string): string {
+    const state = join(this.work, 'containerd-state');
     return `version = 2
 root = "${join(this.work, 'containerd-root')}"
-state = "${join(this.work, 'containerd-state')}"
+state = "${state}"
 [grpc]
   address = "${this.socket}"
 [plugins."io.containerd.grpc.v1.cri"]
@@ -156,6 +248,8 @@ state = "${join(this.work, 'containerd-state')}"
     default_runtime_name = "runc"
     [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
       runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        Root = "${join(state, 'runc')}"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "${join(this.work, 'cni')}"
@@ -176,35 +270,53 @@ authentication:
   anonymous: { enabled: true }
   webhook: { enabled: false }
 authorization: { mode: AlwaysAllow }
+# Its API on loopback only: pods reach the host at the bridge address, and must not reach this.
 address: 127.0.0.1
 readOnlyPort: 0
+healthzPort: 0
 resolvConf: /etc/resolv.conf
-staticPodPath: ${join(this.work, 'manifests')}
+podLogsDir: ${join(this.work, 'pod-logs')}
+# A test machine's disk is not the pods' to fill, but neither should a full one evict them mid-test.
+evictionHard: { memory.available: 100Mi, nodefs.available: 1%, imagefs.available: 1% }
+imageGCHighThresholdPercent: 100
 `;
   }
-}
 
-const CNI_CONFIG = JSON.stringify({
-  cniVersion: '1.0.0',
-  name: 'docsnap-e2e',
-  plugins: [
-    {
-      type: 'bridge',
-      bridge: BRIDGE,
-      isGateway: true,
-      ipMasq: true,
-      ipam: { type: 'host-local', ranges: [[{ subnet: '10.88.0.0/16' }]], routes: [{ dst: '0.0.0.0/0' }] },
-    },
-    { type: 'portmap', capabilities: { portMappings: true } },
-    { type: 'loopback' },
-  ],
-});
+  private kubeProxyConfig(connection: KubeConnection, network: NodeNetwork): string {
+    return `apiVersion: kubeproxy.config.k8s.io/v1alpha1
+kind: KubeProxyConfiguration
+clientConnection: { kubeconfig: ${connection.kubeconfigPath} }
+hostnameOverride: ${NODE_NAME}
+mode: iptables
+clusterCIDR: ${network.subnet}
+healthzBindAddress: ""
+metricsBindAddress: ""
+# The VM's conntrack settings are not kube-proxy's to change.
+conntrack: { maxPerCore: 0, min: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s }
+`;
+  }
 
-async function stopProcess(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
+  private cniConfig(network: NodeNetwork): string {
+    return JSON.stringify({
+      cniVersion: '1.0.0',
+      name: 'docsnap-e2e',
+      plugins: [
+        {
+          type: 'bridge',
+          bridge: network.bridge,
+          isGateway: true,
+          // Pods talk to the host (apiserver, git, S3) and each other only: no masquerading out.
+          ipMasq: false,
+          ipam: {
+            type: 'host-local',
+            dataDir: join(this.work, 'cni-ipam'),
+            ranges: [[{ subnet: network.subnet, gateway: network.address }]],
+            routes: [{ dst: '0.0.0.0/0' }],
+          },
+        },
+        { type: 'portmap', capabilities: { portMappings: true } },
+        { type: 'loopback' },
+      ],
+    });
+  }
 }
