@@ -88,7 +88,7 @@ export const GitSource = z
     credentialsSecretRef: SecretRef.optional().describe(
       'Secret with `username` and `password` (a token works as password) for HTTP basic auth.',
     ),
-    pollInterval: Duration.optional().describe('How often the ref is checked for a new commit. Default 1m.'),
+    pollInterval: Duration.optional().describe('How often the ref is checked for a new commit. Default 15s.'),
   })
   .describe('A git repository served over HTTP(S) or the git protocol.');
 
@@ -99,7 +99,7 @@ export const EmbeddedSource = z
       .object({
         name: ObjectName.describe('ConfigMap in the StaticExport’s namespace.'),
         pollInterval: Duration.optional().describe(
-          'How often the ConfigMap is checked for a change. Default 1m.',
+          'How often the ConfigMap is checked for a change. Default 15s.',
         ),
       })
       .optional()

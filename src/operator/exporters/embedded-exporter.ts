@@ -18,7 +18,9 @@ import { type Exporter, ExportJobLost } from './exporter.ts';
 /** The one organization of an embedded exporter's jobs: the operator itself. */
 const ORGANIZATION = 'docsnap-operator';
 const DEFAULT_LINK_LIFETIME_MS = 24 * 3_600_000;
-const DEFAULT_SOURCE_POLL_MS = 60_000;
+// A commit reaches the site within ~25 s at the median (test/e2e): the poll is most of it. One
+// `git ls-remote` (a single small request) per StaticExport every 15 s is cheap for a git server.
+const DEFAULT_SOURCE_POLL_MS = 15_000;
 
 export interface EmbeddedExporterOptions {
   spec: EmbeddedExporterSpec;
