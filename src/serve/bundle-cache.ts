@@ -112,6 +112,12 @@ export class BundleCache {
   }
 }
 
+/**
+ * Brotli quality 7: a new version is served that much sooner. On a 1,000-page site's 39 MB of
+ * text, quality 9 took 5.9 s for 8.08 MB and quality 7 0.78 s for 8.20 MB (1.5% more).
+ */
+const BROTLI_QUALITY = 7;
+
 /** The compressed forms of a file, by encoding, with their sizes. */
 export type Encodings = Partial<Record<'br' | 'gzip', number>>;
 
@@ -121,7 +127,10 @@ async function precompress(bundleDir: string, name: string, size: number): Promi
   const original = await readFile(join(bundleDir, 'site', name));
   const [br, gz] = await Promise.all([
     brotli(original, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: original.length },
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: original.length,
+      },
     }),
     gzipAsync(original, { level: 9 }),
   ]);
