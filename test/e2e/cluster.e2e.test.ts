@@ -243,6 +243,11 @@ async function freshness(site: Site): Promise<FreshnessRun> {
   );
   const started = at.started ?? served;
   const written = at.written ?? served;
+  if (served - written > 15_000)
+    for (const pod of await releasePods(core, SITE_NS, site.release))
+      console.log(
+        `[e2e] ${site.release}: a slow swap; ${pod.metadata?.name} logged:\n${cluster?.node.podLogTail(SITE_NS, pod.metadata?.name as string)}`,
+      );
   return {
     totalMs: served - pushed,
     detectMs: started - pushed,

@@ -1,5 +1,15 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CoreV1Api } from '@kubernetes/client-node';
@@ -140,7 +150,8 @@ export class RealNode {
   }
 
   /**
-   * Stops what it started and removes what they leave: kube-proxy's rules, containers and their
+   * Stops what it started and removes what they leave (with DOCSNAP_E2E_LOGS=DIR, the components'
+   * and the pods' logs are copied there first): kube-proxy's rules, containers and their
    * shims, mounts, pod log links, the work directory. Pods should be gone first (the cluster
    * deletes them while kubelet runs, so the CNI plugins release their addresses and namespaces);
    * any container still there is killed here.
@@ -159,6 +170,10 @@ export class RealNode {
     this.processes = [];
     for (const mount of mountsUnder(this.work)) await run('umount', ['-l', mount]).catch(() => {});
     this.removePodLogLinks();
+    const keep = process.env.DOCSNAP_E2E_LOGS;
+    if (keep)
+      for (const dir of ['logs', 'pod-logs'])
+        cpSync(join(this.work, dir), join(keep, dir), { recursive: true });
     rmSync(this.work, { recursive: true, force: true });
   }
 
@@ -197,6 +212,24 @@ export class RealNode {
 
   ctr(...args: string[]): Promise<string> {
     return run('ctr', ['-a', this.socket, '-n', 'k8s.io', ...args]).then(({ stdout }) => stdout);
+  }
+
+  /** The last lines a pod's containers logged (kubelet's files, read directly: no log API on this node). */
+  podLogTail(namespace: string, pod: string, lines = 40): string {
+    const root = join(this.work, 'pod-logs');
+    const dir = readdirSync(root).find((entry) => entry.startsWith(`${namespace}_${pod}_`));
+    if (!dir) return '';
+    return readdirSync(join(root, dir))
+      .flatMap((container) =>
+        readdirSync(join(root, dir, container)).map((file) =>
+          readFileSync(join(root, dir, container, file), 'utf8')
+            .trimEnd()
+            .split('\n')
+            .slice(-lines)
+            .join('\n'),
+        ),
+      )
+      .join('\n');
   }
 
   /** The log file of a component (containerd, kubelet, kube-proxy), for failure messages. */
