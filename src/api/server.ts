@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -69,11 +71,28 @@ export async function buildApiServer(
   services: ApiServices,
   logger: Logger,
 ) {
+  const { connections } = config.server;
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: config.server.bodyLimitBytes,
     trustProxy: config.server.trustProxy,
     return503OnClosing: true,
+    // Sockets that send nothing, or too slowly, are closed: they would hold file descriptors.
+    connectionTimeout: connections.idleTimeout,
+    keepAliveTimeout: connections.keepAliveTimeout,
+    requestTimeout: connections.requestTimeout,
+    http: {
+      maxHeaderSize: connections.maxHeaderBytes,
+      headersTimeout: connections.headersTimeout,
+      // How often Node checks the two timeouts above (30 s by default).
+      connectionsCheckingInterval: 1_000,
+    },
+    // Node's parser refuses a request (431, a Content-Length/Transfer-Encoding conflict…) before
+    // Fastify sees it; the answer is still `{error}`.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error, _request, reply) => {
+      (reply as FastifyReply).code(400).send({ error: error.message });
+    },
     // One line per request (onResponse below) instead of Fastify's two, and no child logger per
     // request: each line names its request id itself. Both are a large share of a status call.
     logController: new LogController({ disableRequestLogging: true }),
@@ -82,6 +101,7 @@ export async function buildApiServer(
     // parameter) rather than by the router.
     routerOptions: { maxParamLength: 2048 },
   }).withTypeProvider<ZodTypeProvider>();
+  app.server.maxConnections = connections.max;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer);
   app.decorateRequest('organization', '');
@@ -349,6 +369,28 @@ function responseSerializer({ schema }: { schema: unknown }): (data: unknown) =>
 }
 
 export type ApiServer = Awaited<ReturnType<typeof buildApiServer>>;
+
+/** Statuses for the errors of Node's HTTP parser (llhttp codes and Node's own). */
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'the request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'the request did not arrive in time'],
+  HPE_UNEXPECTED_CONTENT_LENGTH: [400, 'Content-Length and Transfer-Encoding together'],
+  HPE_INVALID_TRANSFER_ENCODING: [400, 'an invalid Transfer-Encoding'],
+  HPE_INVALID_CONTENT_LENGTH: [400, 'an invalid Content-Length'],
+};
+
+/** A request Node's parser refused: `{error}` with the status, then the connection is closed. */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'a malformed HTTP request'];
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
 
 /** Every failure as `{error}` with its status; a 500 says nothing about the server's insides. */
 function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {

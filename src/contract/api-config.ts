@@ -132,7 +132,7 @@ export const ApiConfig = z
           .number()
           .int()
           .positive()
-          .default(64 * 1024),
+          .default(1024 * 1024),
         trustProxy: z.boolean().default(false),
         corsOrigins: z
           .array(z.union([PlaygroundOrigin, z.literal('null')]))
@@ -141,15 +141,32 @@ export const ApiConfig = z
           .describe(
             'Web origins whose pages may call the API from a browser (a docs site\'s API playground). "null" is the origin of pages opened from files. None by default.',
           ),
+        connections: z
+          .object({
+            /** Open connections at once; past it new ones are closed at once (keep it below the file descriptor limit). */
+            max: z.number().int().positive().default(4096),
+            /** A connection with nothing received or sent for this long is closed (Node's server.timeout). */
+            idleTimeout: durationSchema.default(30_000),
+            /** An idle keep-alive connection is closed after this long. */
+            keepAliveTimeout: durationSchema.default(5_000),
+            /** The request's headers must arrive within this long of the connection or the last request. */
+            headersTimeout: durationSchema.default(10_000),
+            /** The whole request, body included, must arrive within this long. */
+            requestTimeout: durationSchema.default(30_000),
+            /** Bytes of all request headers together (431 past it). */
+            maxHeaderBytes: z
+              .number()
+              .int()
+              .min(1024)
+              .max(1024 * 1024)
+              .default(16 * 1024),
+          })
+          .strict()
+          .prefault({}),
       })
       .strict()
-      .default({
-        host: '127.0.0.1',
-        port: 8080,
-        bodyLimitBytes: 1024 * 1024,
-        trustProxy: false,
-        corsOrigins: [],
-      }),
+      // prefault: an absent block, or one that names some fields only, gets every other default.
+      .prefault({}),
     auth: z
       .object({
         keyPrefix: z
