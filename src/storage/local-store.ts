@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import { copyFile, mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { checkKey, type ObjectStore } from './object-store.ts';
 import { LinkSigner } from './signed-links.ts';
+
+const SIGNING_KEY_FILE = '.link-signing-key';
+const SIGNING_KEY_BYTES = 32;
 
 /** Path under the store's base URL where local links are served (by the API server). */
 export const LOCAL_DOWNLOAD_PATH = '/downloads/';
@@ -17,7 +20,7 @@ export class LocalObjectStore implements ObjectStore {
   readonly location: string;
   private readonly dir: string;
   private readonly publicUrl: () => string;
-  private signer: LinkSigner | undefined;
+  private signer: Promise<LinkSigner> | undefined;
 
   /** publicUrl is asked for when a link is made: the server may learn its port after start. */
   constructor(dir: string, publicUrl: () => string) {
@@ -95,23 +98,47 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   /** The signing secret lives in the store, so links survive restarts and work on every replica that shares it. */
-  private async linkSigner(): Promise<LinkSigner> {
-    if (this.signer) return this.signer;
-    const file = join(this.dir, '.link-signing-key');
-    let secret: Buffer;
-    try {
-      secret = await readFile(file);
-    } catch {
-      await mkdir(this.dir, { recursive: true });
-      const handle = await open(file, 'wx', 0o600).catch(() => undefined);
-      if (handle) {
-        await handle.writeFile(randomBytes(32));
-        await handle.close();
-      }
-      secret = await readFile(file);
-    }
-    this.signer = new LinkSigner(secret);
+  private linkSigner(): Promise<LinkSigner> {
+    this.signer ??= this.loadSigningKey().catch((error: unknown) => {
+      this.signer = undefined; // a later request tries again
+      throw error;
+    });
     return this.signer;
+  }
+
+  /**
+   * Reads the key, or makes one: written whole to a temporary file and synced, then linked into
+   * place, so no reader ever sees a partial key and two replicas starting together agree on one.
+   * A short key (a disk that filled up while an older version wrote it) is replaced, with a warning.
+   */
+  private async loadSigningKey(): Promise<LinkSigner> {
+    const file = join(this.dir, SIGNING_KEY_FILE);
+    const existing = await readFile(file).catch(() => undefined);
+    if (existing && existing.length >= SIGNING_KEY_BYTES) return new LinkSigner(existing);
+    await mkdir(this.dir, { recursive: true });
+    const temp = `${file}.${randomBytes(6).toString('hex')}.partial`;
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(randomBytes(SIGNING_KEY_BYTES));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      if (existing) {
+        process.emitWarning(
+          `${file} held ${existing.length} bytes, not a ${SIGNING_KEY_BYTES}-byte key: a new one replaces it (links signed before no longer work)`,
+        );
+        await rename(temp, file);
+      } else {
+        await link(temp, file).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST') throw error; // another replica made it first: use theirs
+        });
+      }
+    } finally {
+      await rm(temp, { force: true });
+    }
+    return new LinkSigner(await readFile(file));
   }
 
   private path(key: string): string {
