@@ -30,9 +30,13 @@ export async function startApi(
   let url = '';
   const store = openObjectStore(config.storage, () => url);
   const exportJobs = new ExportJobs(store, config, logger.child({ component: 'export-jobs' }));
+  const keys = new ApiKeys(store, config.auth.keyPrefix);
+  const stopRefreshingKeys = keys.refreshEvery(config.auth.keyRefresh, (error) =>
+    logger.warn({ err: error.message }, 'could not read the admin keys again; the last ones stay in use'),
+  );
   const app = await buildApiServer(
     config,
-    { exportJobs, agentJobs: new AgentJobs(store), keys: new ApiKeys(store, config.auth.keyPrefix), store },
+    { exportJobs, agentJobs: new AgentJobs(store), keys, store },
     logger,
   );
   const address = await app.listen({ host: config.server.host, port: config.server.port });
@@ -46,6 +50,7 @@ export async function startApi(
     close: async () => {
       // Requests in flight get a grace period; a client that never finishes reading a response
       // does not hold the shutdown past it.
+      stopRefreshingKeys();
       const forced = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS).unref();
       await app.close();
       clearTimeout(forced);

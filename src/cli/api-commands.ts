@@ -27,27 +27,68 @@ export function apiCommand(): Command {
     });
 }
 
-/** `docsnap keys create --config FILE --org ORG`: prints a new admin key once. */
+/** `docsnap keys create|list|revoke --config FILE`: admin keys in the API's storage. */
 export function keysCommand(): Command {
-  return new Command('keys').description('manage admin API keys').addCommand(
-    new Command('create')
-      .description('create an admin key for an organization; it is printed once and only its hash is stored')
-      .requiredOption('-c, --config <file>', 'the API configuration file (for its storage and key prefix)')
-      .requiredOption('--org <id>', 'organization the key belongs to')
-      .action(async (flags: { config: string; org: string }) => {
-        const { loadApiConfig } = await import('../api/config-file.ts');
-        const { ApiKeys } = await import('../service/api-keys.ts');
-        const { openObjectStore } = await import('../storage/open-store.ts');
-        const config = loadApiConfig(flags.config);
-        if (!config.organizations.some((o) => o.id === flags.org))
-          throw new InvalidArgumentError(`no organization "${flags.org}" in ${flags.config}`);
-        const keys = new ApiKeys(
-          openObjectStore(config.storage, () => ''),
-          config.auth.keyPrefix,
-        );
-        process.stdout.write(`${await keys.create(flags.org)}\n`);
-      }),
-  );
+  const configOption = () =>
+    new Option(
+      '-c, --config <file>',
+      'the API configuration file (for its storage and key prefix)',
+    ).makeOptionMandatory();
+  return new Command('keys')
+    .description('manage admin API keys')
+    .addCommand(
+      new Command('create')
+        .description(
+          'create an admin key for an organization; it is printed once and only its hash is stored',
+        )
+        .addOption(configOption())
+        .requiredOption('--org <id>', 'organization the key belongs to')
+        .action(async (flags: { config: string; org: string }) => {
+          const { config, keys } = await openKeys(flags.config);
+          if (!config.organizations.some((o) => o.id === flags.org))
+            throw new InvalidArgumentError(`no organization "${flags.org}" in ${flags.config}`);
+          process.stdout.write(`${await keys.create(flags.org)}\n`);
+        }),
+    )
+    .addCommand(
+      new Command('list')
+        .description("list the keys: id (the start of the key's sha256), organization, creation time")
+        .addOption(configOption())
+        .option('--org <id>', 'only the keys of this organization')
+        .action(async (flags: { config: string; org?: string }) => {
+          const { keys } = await openKeys(flags.config);
+          for (const record of await keys.list())
+            if (!flags.org || record.organization === flags.org)
+              process.stdout.write(
+                `${record.sha256.slice(0, 16)}  ${record.organization}  ${record.createdAt}\n`,
+              );
+        }),
+    )
+    .addCommand(
+      new Command('revoke')
+        .description('revoke a key by its id (from `keys list`); servers refuse it within auth.keyRefresh')
+        .addOption(configOption())
+        .argument('<id>', 'the key id: at least 8 hex digits of its sha256')
+        .action(async (id: string, flags: { config: string }) => {
+          const { keys } = await openKeys(flags.config);
+          const record = await keys.revoke(id);
+          process.stdout.write(`revoked ${record.sha256.slice(0, 16)} (${record.organization})\n`);
+        }),
+    );
+}
+
+async function openKeys(configFile: string) {
+  const { loadApiConfig } = await import('../api/config-file.ts');
+  const { ApiKeys } = await import('../service/api-keys.ts');
+  const { openObjectStore } = await import('../storage/open-store.ts');
+  const config = loadApiConfig(configFile);
+  return {
+    config,
+    keys: new ApiKeys(
+      openObjectStore(config.storage, () => ''),
+      config.auth.keyPrefix,
+    ),
+  };
 }
 
 const apiUrlOption = () =>

@@ -173,9 +173,11 @@ export const ApiConfig = z
           .string()
           .regex(/^[a-z][a-z0-9]{1,30}$/, 'lowercase letters and digits')
           .default('docsnap'),
+        /** How often the server reads the keys again: a revoked or deleted key stops working within it. */
+        keyRefresh: durationSchema.default(10_000),
       })
       .strict()
-      .default({ keyPrefix: 'docsnap' }),
+      .prefault({}),
     organizations: z.array(Organization).min(1),
     sites: z.array(Site).default([]),
     storage: z.union([LocalStorage, S3Storage]),

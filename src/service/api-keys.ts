@@ -1,6 +1,7 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiKeyRecord } from '../contract/records.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
+import { ServiceRefusal } from './errors.ts';
 
 const KEYS = 'keys/';
 
@@ -17,7 +18,8 @@ export class ApiKeys {
   private readonly store: ObjectStore;
   private readonly prefix: string;
   private known = new Map<string, ApiKeyRecord>();
-  private loadedAt = 0;
+  /** When an unknown key last made the keys be read: at most every RELOAD_INTERVAL_MS. */
+  private lookedUpAt = 0;
   private loading: Promise<void> | undefined;
 
   constructor(store: ObjectStore, prefix: string) {
@@ -38,6 +40,7 @@ export class ApiKeys {
   async authenticate(key: string): Promise<KeyCheck> {
     const known = this.check(key);
     if (known) return known;
+    this.lookedUpAt = Date.now();
     await this.reload();
     return this.check(key, true) as KeyCheck;
   }
@@ -51,7 +54,7 @@ export class ApiKeys {
       return { refused: `malformed admin key: expected ${this.prefix}_ followed by the key` };
     const presented = digest(key);
     const record = this.known.get(presented);
-    if (!record && !reloaded && Date.now() - this.loadedAt > RELOAD_INTERVAL_MS) return undefined;
+    if (!record && !reloaded && Date.now() - this.lookedUpAt > RELOAD_INTERVAL_MS) return undefined;
     // The lookup is by digest, so its timing says nothing about the key; the comparison is
     // constant-time all the same.
     if (!record || !timingSafeEqual(Buffer.from(record.sha256), Buffer.from(presented)))
@@ -59,21 +62,59 @@ export class ApiKeys {
     return { organization: record.organization };
   }
 
+  /** Every key's record (never the key itself), for `docsnap keys list`. */
+  async list(): Promise<ApiKeyRecord[]> {
+    await this.reload();
+    return [...this.known.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /**
+   * Revokes the key whose id (the start of its sha256, as `keys list` shows it, at least 8 hex
+   * digits) is given: its record is deleted, and servers stop accepting it at their next refresh.
+   */
+  async revoke(id: string): Promise<ApiKeyRecord> {
+    if (!/^[0-9a-f]{8,64}$/.test(id))
+      throw new ServiceRefusal('invalid', `"${id}" is not a key id: 8 to 64 hex digits`);
+    const matches = (await this.list()).filter((record) => record.sha256.startsWith(id));
+    if (matches.length === 0) throw new ServiceRefusal('not-found', `no key with id ${id}`);
+    if (matches.length > 1)
+      throw new ServiceRefusal(
+        'invalid',
+        `${matches.length} keys have an id starting ${id}: give more digits`,
+      );
+    const record = matches[0] as ApiKeyRecord;
+    await this.store.delete(`${KEYS}${record.sha256}.json`);
+    this.known.delete(record.sha256);
+    return record;
+  }
+
+  /** Reads the keys again every `intervalMs`, so revoked and deleted keys stop working; returns the stop. */
+  refreshEvery(intervalMs: number, onError: (error: Error) => void): () => void {
+    const timer = setInterval(() => this.reload().catch(onError), intervalMs).unref();
+    return () => clearInterval(timer);
+  }
+
+  /** The keys as the store has them now: records already known are not read again, only listed. */
   private reload(): Promise<void> {
     this.loading ??= (async () => {
       try {
         const known = new Map<string, ApiKeyRecord>();
-        for (const key of await this.store.list(KEYS)) {
-          const parsed = ApiKeyRecord.safeParse(await this.store.getJson(key));
-          if (parsed.success) known.set(parsed.data.sha256, parsed.data);
+        for (const name of await this.store.list(KEYS)) {
+          const sha256 = name.slice(KEYS.length).replace(/\.json$/, '');
+          const record = this.known.get(sha256) ?? this.parse(await this.store.getJson(name));
+          if (record) known.set(record.sha256, record);
         }
         this.known = known;
-        this.loadedAt = Date.now();
       } finally {
         this.loading = undefined;
       }
     })();
     return this.loading;
+  }
+
+  private parse(value: unknown): ApiKeyRecord | undefined {
+    const parsed = ApiKeyRecord.safeParse(value);
+    return parsed.success ? parsed.data : undefined;
   }
 }
 

@@ -54,6 +54,10 @@ export class LocalObjectStore implements ObjectStore {
     }
   }
 
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+
   async list(prefix: string): Promise<string[]> {
     const base = join(this.dir, prefix);
     try {

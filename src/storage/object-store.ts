@@ -9,6 +9,8 @@ export interface ObjectStore {
   putJson(key: string, value: unknown): Promise<void>;
   /** The parsed JSON document, or undefined when there is none. */
   getJson(key: string): Promise<unknown>;
+  /** Removes an object; removing one that is not there is not an error. */
+  delete(key: string): Promise<void>;
   /** Keys under a prefix, in no particular order. */
   list(prefix: string): Promise<string[]>;
   /** A link that lets anyone holding it GET the object until it expires. */

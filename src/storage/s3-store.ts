@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   ListObjectsV2Command,
   NoSuchKey,
@@ -81,6 +82,10 @@ export class S3ObjectStore implements ObjectStore {
       if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
       throw error;
     }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
   }
 
   async list(prefix: string): Promise<string[]> {

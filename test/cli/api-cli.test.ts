@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +20,7 @@ describe('docsnap api, keys, jobs and agent-jobs commands', () => {
   let logs = '';
 
   beforeAll(async () => {
-    writeFileSync(config, testConfigYaml(join(dir, 'store')));
+    writeFileSync(config, testConfigYaml(join(dir, 'store'), 'auth: { keyRefresh: 1s }'));
     const key = (
       await run(process.execPath, cli('keys', 'create', '--config', config, '--org', 'acme'))
     ).stdout.trim();
@@ -63,6 +64,35 @@ describe('docsnap api, keys, jobs and agent-jobs commands', () => {
     });
     const bundle = JSON.parse((await run(process.execPath, cli('jobs', 'bundle', jobId), { env })).stdout);
     expect(bundle.bundleUrl).toContain(jobId);
+  });
+
+  it('keys list shows a key by id; keys revoke stops it on the running server within auth.keyRefresh', {
+    timeout: 30_000,
+  }, async () => {
+    const key = (
+      await run(process.execPath, cli('keys', 'create', '--config', config, '--org', 'acme'))
+    ).stdout.trim();
+    const id = createHash('sha256').update(key).digest('hex').slice(0, 16);
+    const status = async () =>
+      (
+        await fetch(`${env.DOCSNAP_API_URL}/v1/static-export/jobs/se_0000000000000000`, {
+          headers: { authorization: `Bearer ${key}` },
+        })
+      ).status;
+    expect(await status()).toBe(404); // authenticated: the job is unknown
+    const listed = (await run(process.execPath, cli('keys', 'list', '--config', config, '--org', 'acme')))
+      .stdout;
+    expect(listed).toMatch(new RegExp(`^${id}  acme  \\d{4}-`, 'm'));
+    expect(listed).not.toContain(key.slice(8));
+    const revoked = await run(process.execPath, cli('keys', 'revoke', id, '--config', config));
+    expect(revoked.stdout).toContain(`revoked ${id} (acme)`);
+    const since = Date.now();
+    while ((await status()) !== 401 && Date.now() - since < 5_000)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await status()).toBe(401);
+    expect(Date.now() - since).toBeLessThan(3_000);
+    const again = await run(process.execPath, cli('keys', 'revoke', id, '--config', config)).catch((e) => e);
+    expect(again.stderr).toContain(`no key with id ${id}`);
   });
 
   it('agent-jobs import stores records; get prints the job, exit 0 when completed and 1 when failed', async () => {
