@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExportBundle, ExportJob, StartExportRequest } from '../contract/admin-api.ts';
@@ -10,6 +10,7 @@ import type { ExportOptionsInput } from '../export/options.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { ExportLimitExceeded, ServiceRefusal, SourceUnavailable } from './errors.ts';
 import { ExportProcessPool, type ExportRunner } from './export-process/pool.ts';
+import { makeJobWorkDir, removeAbandonedJobWorkDirs } from './job-work-dirs.ts';
 import { checkoutSite } from './site-source.ts';
 import type { Slots } from './slots.ts';
 
@@ -149,6 +150,12 @@ export class ExportJobs {
 
   /** Queues again the jobs a stopped process left queued or running; returns their ids. */
   async recover(): Promise<string[]> {
+    const abandoned = await removeAbandonedJobWorkDirs(this.config.exports.workDir ?? tmpdir());
+    if (abandoned.length > 0)
+      this.log.info(
+        { count: abandoned.length },
+        'removed the work directories of exports a stopped process left',
+      );
     const resumed: string[] = [];
     for (const key of await this.store.list(JOBS)) {
       const parsed = ExportJobRecord.safeParse(await this.store.getJson(key));
@@ -239,7 +246,7 @@ export class ExportJobs {
       updatedAt: now(),
     };
     await this.save(record);
-    const workDir = await mkdtemp(join(this.config.exports.workDir ?? tmpdir(), 'docsnap-job-'));
+    const workDir = await makeJobWorkDir(this.config.exports.workDir ?? tmpdir());
     let lastSaved = Date.now();
     try {
       const source = await this.checkout(site, workDir, signal, record.sourceRef);
