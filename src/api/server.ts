@@ -18,10 +18,10 @@ import {
   AgentJob,
   AgentJobParams,
   COMMON_ERRORS,
-  ErrorBody,
   ExportBundle,
   ExportJob,
   ExportJobParams,
+  errorResponse,
   StartExportRequest,
 } from '../contract/admin-api.ts';
 import type { ApiConfig } from '../contract/api-config.ts';
@@ -90,16 +90,17 @@ export async function buildApiServer(
     // Node's parser refuses a request (431, a Content-Length/Transfer-Encoding conflict…) before
     // Fastify sees it; the answer is still `{error}`.
     clientErrorHandler: answerClientError,
-    frameworkErrors: (error, _request, reply) => {
-      (reply as FastifyReply).code(400).send({ error: error.message });
+    // A bad percent-encoding in the URL (the message would quote the whole URL back).
+    frameworkErrors: (_error, _request, reply) => {
+      (reply as FastifyReply).code(400).send({ error: 'the URL is not valid percent-encoding' });
     },
     // One line per request (onResponse below) instead of Fastify's two, and no child logger per
     // request: each line names its request id itself. Both are a large share of a status call.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: (logger) => logger,
-    // Long path parameters reach the route and are refused by its schema (400 naming the
-    // parameter) rather than by the router.
-    routerOptions: { maxParamLength: 2048 },
+    // Path parameters of any length reach the route (which answers 404 for an id that names no
+    // job); the header size limit bounds them.
+    routerOptions: { maxParamLength: 64 * 1024 },
   }).withTypeProvider<ZodTypeProvider>();
   app.server.maxConnections = connections.max;
   app.setValidatorCompiler(validatorCompiler);
@@ -118,6 +119,12 @@ export async function buildApiServer(
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.1',
+      servers: [
+        {
+          url: '/',
+          description: 'This server (the static export operations are under /v1, the agent job under /v2).',
+        },
+      ],
       info: {
         title: 'docsnap Admin API',
         version: '2.0.0',
@@ -222,11 +229,16 @@ export async function buildApiServer(
       ),
       schema: {
         summary: 'Get agent job',
+        operationId: 'getAgentJob',
         description: 'The current state of an agent job; poll until completed, archived or failed.',
         tags: ['agent jobs'],
         security: bearer,
         params: AgentJobParams,
-        response: { 200: AgentJob, 404: ErrorBody, ...COMMON_ERRORS },
+        response: {
+          200: AgentJob.describe('The agent job.'),
+          404: errorResponse('No job matches the identifier in this project.'),
+          ...COMMON_ERRORS,
+        },
       },
     },
     async (request) => {
@@ -242,22 +254,40 @@ export async function buildApiServer(
     (request) => `static-export:${request.organization}`,
   );
 
+  const knownProperties = new Set(Object.keys(StartExportRequest.shape));
   app.post(
     '/v1/static-export/jobs',
     {
       config: staticExportLimit,
+      // Properties the contract may add are ignored; say which, for whoever investigates.
+      preValidation: (request, _reply, done) => {
+        const body = request.body;
+        const unknown =
+          body && typeof body === 'object'
+            ? Object.keys(body).filter((key) => !knownProperties.has(key))
+            : [];
+        if (unknown.length > 0)
+          request.log.debug(
+            { reqId: request.id, unknown: unknown.slice(0, 20) },
+            'ignored unknown properties',
+          );
+        done();
+      },
       schema: {
         summary: 'Start static export job',
+        operationId: 'startStaticExportJob',
         description: 'Queues a static export of a documentation domain. Requires an Enterprise plan.',
         tags: ['static export'],
         security: bearer,
         body: StartExportRequest,
         response: {
-          202: ExportJob,
-          403: ErrorBody,
-          404: ErrorBody,
-          413: ErrorBody,
-          415: ErrorBody,
+          202: ExportJob.describe('The export job was accepted and queued.'),
+          400: errorResponse(
+            'The request is invalid: the body is not JSON within the size limit, `domain` is not a hostname, or a `paths` entry names no page.',
+          ),
+          403: errorResponse(
+            'The organization has no Enterprise plan, or the domain is not one of its documentation sites.',
+          ),
           ...COMMON_ERRORS,
         },
       },
@@ -274,12 +304,17 @@ export async function buildApiServer(
       config: staticExportLimit,
       schema: {
         summary: 'Get static export job status',
+        operationId: 'getStaticExportJob',
         description:
           'Status, live progress (0–100) and page count. A failed export is 200 with status failed.',
         tags: ['static export'],
         security: bearer,
         params: ExportJobParams,
-        response: { 200: ExportJob, 403: ErrorBody, 404: ErrorBody, ...COMMON_ERRORS },
+        response: {
+          200: ExportJob.describe('The current state of the export job.'),
+          404: errorResponse('No job of this organization has the identifier.'),
+          ...COMMON_ERRORS,
+        },
       },
     },
     async (request) => services.exportJobs.get(request.organization, request.params.jobId),
@@ -291,18 +326,17 @@ export async function buildApiServer(
       config: staticExportLimit,
       schema: {
         summary: 'Generate export bundle',
+        operationId: 'generateStaticExportBundle',
         description:
           'A presigned link to the archive of a completed job, valid until expiresAt. Calling again returns a fresh link for the same job.',
         tags: ['static export'],
         security: bearer,
         params: ExportJobParams,
         response: {
-          200: ExportBundle,
-          403: ErrorBody,
-          404: ErrorBody,
-          409: ErrorBody,
-          413: ErrorBody,
-          415: ErrorBody,
+          200: ExportBundle.describe('A presigned link to the archive of the job.'),
+          404: errorResponse('No job of this organization has the identifier.'),
+          409: errorResponse('The job has not completed, so there is no bundle yet.'),
+          415: errorResponse('A body was sent that is not JSON (this operation takes none).'),
           ...COMMON_ERRORS,
         },
       },
@@ -392,21 +426,40 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
   );
 }
 
+/**
+ * The statuses the platform's published contract documents for each operation. A refusal whose
+ * own status it does not list is answered with 400 where the operation documents 400 (413 and 415
+ * of a start are "the request is invalid"); 401, 429 and 5xx keep theirs.
+ */
+const DOCUMENTED_STATUSES: Record<string, number[]> = {
+  'POST /v1/static-export/jobs': [202, 400, 401, 403],
+  'GET /v1/static-export/jobs/:jobId': [200, 401, 404],
+  'POST /v1/static-export/jobs/:jobId/bundle': [200, 401, 404, 409],
+  'GET /v2/agent/:projectId/job/:id': [200, 401, 404],
+};
+
+function fittingStatus(request: FastifyRequest, status: number): number {
+  const documented = DOCUMENTED_STATUSES[`${request.method} ${request.routeOptions.url}`];
+  if (!documented || documented.includes(status) || status === 429 || status >= 500) return status;
+  return documented.includes(400) ? 400 : status;
+}
+
 /** Every failure as `{error}` with its status; a 500 says nothing about the server's insides. */
 function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof ServiceRefusal) return reply.code(STATUS[error.kind]).send({ error: error.message });
+  if (error instanceof ServiceRefusal)
+    return reply.code(fittingStatus(request, STATUS[error.kind])).send({ error: error.message });
   if (hasZodFastifySchemaValidationErrors(error)) {
     const where = error.validationContext ?? 'request';
     const problems = error.validation.map((issue) => {
       const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
       return `${where}${field ? `.${field}` : ''}: ${issue.message}`;
     });
-    return reply.code(400).send({ error: problems.join('; ') });
+    return reply.code(fittingStatus(request, 400)).send({ error: problems.join('; ') });
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     if (status === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
-    return reply.code(status).send({ error: error.message });
+    return reply.code(fittingStatus(request, status)).send({ error: error.message });
   }
   request.log.error({ err: error }, 'request failed');
   return reply.code(500).send({ error: 'internal server error' });

@@ -47,20 +47,19 @@ export const StartExportRequest = z
     domain: Domain,
     version: z
       .string()
-      .min(1)
-      .max(128)
-      .regex(/^[\w.+-]+$/, 'may hold letters, digits, ".", "_", "+" and "-" only')
+      .max(256)
       .optional()
-      .describe('Version label recorded in the bundle (staticExport.version).'),
+      .describe('Version label recorded in the bundle (staticExport.version). Default: none.'),
     // Bounded so that every valid body fits the server's default 1 MiB body limit.
     paths: z
       .array(z.string().min(1).max(200))
-      .min(1)
       .max(500)
       .optional()
-      .describe('Only these page routes or folders ("/quickstart", "api").'),
+      .describe(
+        'Only these pages ("index", "guides/getting-started", "/quickstart") and the assets they use. Omitted or empty: every page.',
+      ),
   })
-  .strict()
+  // Properties the contract may add later are ignored (and logged at debug), as its clients expect.
   .meta({ id: 'StartExportRequest' });
 export type StartExportRequest = z.infer<typeof StartExportRequest>;
 
@@ -95,17 +94,30 @@ export const ExportBundle = z
   .meta({ id: 'ExportBundle' });
 export type ExportBundle = z.infer<typeof ExportBundle>;
 
+// Path parameters take any string: an id that names no job is 404, malformed or not, as the
+// contract documents (it gives no 400 for these operations).
 export const AgentJobParams = z.object({
-  projectId: z.string().min(1).max(128).describe('The project identifier.'),
-  id: z.string().min(1).max(128).describe('Unique identifier of the agent job.'),
+  projectId: z.string().describe('The project identifier.'),
+  id: z.string().describe('Unique identifier of the agent job.'),
 });
 
-export const ExportJobParams = z.object({ jobId: ExportJobId });
+export const ExportJobParams = z.object({
+  jobId: z
+    .string()
+    .describe('Identifier of the export job (se_ followed by 16 hex digits), as start returned it.'),
+});
+
+/** Whether a string is shaped like an export job id (anything else names no job). */
+export function isExportJobId(id: string): boolean {
+  return /^se_[0-9a-f]{16}$/.test(id);
+}
+
+/** An error response with what it means for the operation (the OpenAPI response description). */
+export const errorResponse = (description: string) => ErrorBody.describe(description);
 
 /** Error statuses every authenticated route can answer with. */
 export const COMMON_ERRORS = {
-  400: ErrorBody,
-  401: ErrorBody,
-  429: ErrorBody,
-  500: ErrorBody,
+  401: errorResponse('The admin key is missing, malformed, unknown or revoked.'),
+  429: errorResponse('Too many requests from this organization; retry after Retry-After seconds.'),
+  500: errorResponse('The server failed; the message says nothing of its insides.'),
 } as const;

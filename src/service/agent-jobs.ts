@@ -17,8 +17,13 @@ export class AgentJobs {
   }
 
   async get(projectId: string, id: string): Promise<AgentJob> {
-    const notFound = new ServiceRefusal('not-found', `no agent job ${id} in project ${projectId}`);
+    const notFound = new ServiceRefusal(
+      'not-found',
+      `${id.length + projectId.length <= 256 ? `no agent job ${id} in project ${projectId}` : 'no such agent job'}`,
+    );
     if (
+      projectId.length > 128 ||
+      id.length > 128 ||
       !/^[\w.-]+$/.test(projectId) ||
       !/^[\w.-]+$/.test(id) ||
       projectId.startsWith('.') ||

@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExportBundle, ExportJob, StartExportRequest } from '../contract/admin-api.ts';
+import {
+  type ExportBundle,
+  type ExportJob,
+  isExportJobId,
+  type StartExportRequest,
+} from '../contract/admin-api.ts';
 import type { ApiConfig, SiteConfig } from '../contract/api-config.ts';
 import { ExportJobRecord } from '../contract/records.ts';
 import { ExportError } from '../export/errors.ts';
@@ -114,8 +119,9 @@ export class ExportJobs {
       updatedAt: now,
       organization,
       domain: site.domain,
-      version: request.version,
-      paths: request.paths,
+      // An empty label or list is none: the whole site, unversioned.
+      version: request.version || undefined,
+      paths: request.paths?.length ? request.paths : undefined,
       sourceRef: options.sourceRef,
       attempts: 0,
     };
@@ -126,13 +132,11 @@ export class ExportJobs {
   }
 
   async get(organization: string, jobId: string): Promise<ExportJob> {
-    this.requireEnterprise(organization);
     return view(await this.find(organization, jobId));
   }
 
   /** A fresh link to the archive of a completed job; the job and its archive stay (spec section 8). */
   async bundle(organization: string, jobId: string): Promise<ExportBundle> {
-    this.requireEnterprise(organization);
     const record = await this.find(organization, jobId);
     if (record.status !== 'completed' || !record.archive)
       throw new ServiceRefusal(
@@ -315,6 +319,7 @@ export class ExportJobs {
   }
 
   private async find(organization: string, jobId: string): Promise<ExportJobRecord> {
+    if (!isExportJobId(jobId)) throw new ServiceRefusal('not-found', 'no such export job');
     let record = this.records.get(jobId);
     if (!record) {
       const raw = await this.store.getJson(`${JOBS}${jobId}.json`);
@@ -323,9 +328,10 @@ export class ExportJobs {
         this.remember(record);
       }
     }
-    // Another organization's job is as good as absent: its existence is not theirs to learn.
+    // Another organization's job is as good as absent: its existence is not theirs to learn. An
+    // organization without Enterprise has no jobs (it could not start one).
     if (!record || record.organization !== organization)
-      throw new ServiceRefusal('not-found', `no export job ${jobId}`);
+      throw new ServiceRefusal('not-found', `no export job ${jobId}${this.enterpriseNote(organization)}`);
     return record;
   }
 
@@ -346,17 +352,22 @@ export class ExportJobs {
     }
   }
 
+  private enterpriseNote(organization: string): string {
+    const org = this.config.organizations.find((o) => o.id === organization);
+    return org?.plan === 'enterprise' ? '' : ' (static export requires an Enterprise plan)';
+  }
+
   private requireEnterprise(organization: string): void {
     const org = this.config.organizations.find((o) => o.id === organization);
     if (org?.plan !== 'enterprise')
       throw new ServiceRefusal('forbidden', 'static export requires an Enterprise plan');
   }
 
+  /** An unknown domain and another organization's get the same answer: which domains exist is not a tenant's to learn. */
   private siteFor(organization: string, domain: string): SiteConfig {
     const site = this.config.sites.find((s) => s.domain === domain);
-    if (!site) throw new ServiceRefusal('not-found', `no documentation site is configured for ${domain}`);
-    if (site.organization !== organization)
-      throw new ServiceRefusal('forbidden', `${domain} belongs to another organization`);
+    if (!site || site.organization !== organization)
+      throw new ServiceRefusal('forbidden', `${domain} is not a documentation site of your organization`);
     return site;
   }
 }
