@@ -124,7 +124,7 @@ describe('static export jobs', () => {
     expect(typeof huge.body.error).toBe('string');
   });
 
-  it('answers an unknown domain and another organization\'s alike (403), and 403 without Enterprise', async () => {
+  it("answers an unknown domain and another organization's alike (403), and 403 without Enterprise", async () => {
     const unknown = await call(api, 'POST', '/v1/static-export/jobs', {
       key: api.keys.acme,
       body: { domain: 'nobody.test' },
