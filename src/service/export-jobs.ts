@@ -305,7 +305,13 @@ export class ExportJobs {
         await this.save({ ...record, status: 'queued', progress: 0, updatedAt: now() });
         return;
       }
-      const message = failureMessage(error);
+      const serverPaths = [
+        workDir,
+        'path' in site.source ? site.source.path : undefined,
+        this.config.exports.workDir,
+        tmpdir(),
+      ];
+      const message = hideServerPaths(failureMessage(error), serverPaths);
       // Unexpected errors are reported to the caller without details: the log keeps them.
       this.log.warn({ jobId, reason: message, err: error }, 'export job failed');
       await this.finish(record, { status: 'failed', error: message });
@@ -407,6 +413,20 @@ function failureMessage(error: unknown): string {
   }
   if (error instanceof SourceUnavailable || error instanceof ExportLimitExceeded) return error.message;
   return 'the export failed unexpectedly; the server log has the details';
+}
+
+/**
+ * A message as a client may read it: the server's own directories (the work directory, a path
+ * source, the temporary directory) never show. Paths inside them become repository-relative, the
+ * directories themselves "[server path]", and Node's "ENOENT: …, open '/…'" its code alone.
+ */
+export function hideServerPaths(message: string, paths: (string | undefined)[]): string {
+  let hidden = message.replace(/\b(E[A-Z]+): [^,]*, \w+ '[^']*'(?: -> '[^']*')?/g, '$1');
+  for (const path of paths
+    .filter((p): p is string => Boolean(p) && p !== '/')
+    .sort((a, b) => b.length - a.length))
+    hidden = hidden.split(`${path}/`).join('').split(path).join('[server path]');
+  return hidden;
 }
 
 function view(record: ExportJobRecord): ExportJob {

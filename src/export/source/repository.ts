@@ -167,7 +167,7 @@ export class DocsRepository {
         path,
         (error as NodeJS.ErrnoException).code === 'ELOOP'
           ? `${path}: a symlink loop`
-          : (error as Error).message,
+          : `${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
       );
       return undefined;
     }
