@@ -114,6 +114,8 @@ class ServeState {
   private active: VerifiedBundle | undefined;
   private applied: Promise<void> = Promise.resolve();
   private lastValuesText: string | undefined;
+  /** Whether the values object watched through the API (--values-secret) has been read. */
+  private watchedObjectSeen = false;
   private reading: Promise<void> = Promise.resolve();
   private watcher: FSWatcher | undefined;
   private unwatchObject: (() => void) | undefined;
@@ -145,9 +147,10 @@ class ServeState {
     }
     if (source.valuesObject) {
       const { ref, kubeConfig } = source.valuesObject;
-      this.unwatchObject = await watchValuesObject(ref, kubeConfig, this.options.log, (text, origin) =>
-        this.applyText(text, origin),
-      );
+      this.unwatchObject = await watchValuesObject(ref, kubeConfig, this.options.log, (text, origin) => {
+        this.watchedObjectSeen = true;
+        this.applyText(text, origin);
+      });
     }
     if (!source.valuesFile) return;
     await this.readValues();
@@ -197,7 +200,10 @@ class ServeState {
     const { source } = this.options;
     if (!('valuesFile' in source) || !source.valuesFile) return;
     const text = await readFile(source.valuesFile, 'utf8').catch(() => undefined);
-    if (text !== undefined) this.applyText(text, basename(source.valuesFile));
+    // kubelet updates the mounted file a minute or more after the API has the change: once the
+    // watched object has been read, the file can only be older, and applying it would swap the
+    // previous version back in until kubelet catches up.
+    if (text !== undefined && !this.watchedObjectSeen) this.applyText(text, basename(source.valuesFile));
   }
 
   /** Values text from the file or the watched object: applied when it differs from the last seen. */

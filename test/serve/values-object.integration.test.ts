@@ -1,6 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureNamespace, kubeConfigFor, mintServiceAccount } from '../../tools/local/control-plane.ts';
+import { tempDir } from '../export/fixtures.ts';
 import { ArchiveStore, exportedBundle, startTestServer } from './helpers.ts';
 
 /**
@@ -74,6 +77,37 @@ describe('values watched through the Kubernetes API', () => {
     expect(page).toContain('Watched two');
     // The Secret's contents never reach the log: the link's signature stays out.
     expect(server.log.text).not.toContain('signature=');
+  });
+
+  it('never goes back to the older values of the mounted file kubelet has not updated yet', async () => {
+    const links = [store.put('/f/v1.tar.gz', v1.archive), store.put('/f/v2.tar.gz', v2.archive)];
+    const file = join(tempDir('docsnap-values-'), 'values.yaml');
+    writeFileSync(file, values(links[0] as string, v1.sha256)); // the file as kubelet last wrote it
+    await core.createNamespacedSecret({
+      namespace,
+      body: {
+        metadata: { name: 'site-values-newer' },
+        stringData: { 'values.yaml': values(links[1] as string, v2.sha256) },
+      },
+    });
+    const server = await startTestServer({
+      source: {
+        valuesFile: file,
+        valuesObject: {
+          ref: { kind: 'Secret', namespace, name: 'site-values-newer', key: 'values.yaml' },
+          kubeConfig,
+        },
+      },
+    });
+    servers.push(server);
+    await until('the watched version', () => server.version() === `sha256:${v2.sha256}`);
+    const versions = new Set<string | undefined>();
+    const since = Date.now();
+    while (Date.now() - since < 2_000) {
+      versions.add(server.version()); // the file is read every 500 ms meanwhile
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect([...versions]).toEqual([`sha256:${v2.sha256}`]);
   });
 
   it('reads a ConfigMap the same way, and keeps serving through a bad edit', async () => {
