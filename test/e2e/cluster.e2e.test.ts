@@ -470,7 +470,11 @@ describe.skipIf(unable !== undefined)(`a real cluster${unable ? ` (skipped: ${un
       },
       { timeoutMs: 120_000 },
     );
-    report(`leader pod deleted → ${next} leads: ${seconds(Date.now() - deleted)}`);
+    const tookMs = Date.now() - deleted;
+    report(`leader pod deleted → ${next} leads: ${seconds(tookMs)}`);
+    // The leader hands its Lease over on SIGTERM; a takeover at the Lease's expiry means it did not.
+    if (tookMs > 5_000)
+      console.log(`[e2e] the deleted leader logged:\n${cluster?.node.podLogTail(OPERATOR_NS, leader, 60)}`);
     const run = await freshness(docsSite);
     report(`commit delivered by the new leader: ${seconds(run.totalMs)}`);
   });
