@@ -32,6 +32,7 @@ import type { ExportJobs } from '../service/export-jobs.ts';
 import { LOCAL_DOWNLOAD_PATH, LocalObjectStore } from '../storage/local-store.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { loggableUrl } from './logging.ts';
+import { SharedBudgetStore } from './shared-budget-store.ts';
 
 export interface ApiServices {
   exportJobs: ExportJobs;
@@ -143,7 +144,9 @@ export async function buildApiServer(
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(rateLimit, { global: false });
+  // Counted after authentication, per organization (and project for agent jobs): one tenant's
+  // requests never spend another's budget, and the limit headers speak of the caller's own.
+  await app.register(rateLimit, { global: false, store: SharedBudgetStore });
   // A docs site's API playground calls from the reader's browser: only the origins configured may.
   if (config.server.corsOrigins.length > 0)
     await app.register(cors, {
@@ -225,7 +228,7 @@ export async function buildApiServer(
     {
       config: authenticatedAndLimited(
         config.rateLimits.agentJobs,
-        (request) => `agent:${(request.params as { projectId: string }).projectId}`,
+        (request) => `agent:${request.organization}:${(request.params as { projectId: string }).projectId}`,
       ),
       schema: {
         summary: 'Get agent job',
