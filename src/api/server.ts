@@ -58,6 +58,7 @@ const STATUS: Record<RefusalKind, number> = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  'too-many': 429,
 };
 
 const bearer = [{ adminKey: [] }];
@@ -449,8 +450,11 @@ function fittingStatus(request: FastifyRequest, status: number): number {
 
 /** Every failure as `{error}` with its status; a 500 says nothing about the server's insides. */
 function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof ServiceRefusal)
+  if (error instanceof ServiceRefusal) {
+    // A full queue frees up as exports finish: a client may try again soon.
+    if (error.kind === 'too-many') reply.header('retry-after', '30');
     return reply.code(fittingStatus(request, STATUS[error.kind])).send({ error: error.message });
+  }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const where = error.validationContext ?? 'request';
     const problems = error.validation.map((issue) => {

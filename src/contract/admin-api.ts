@@ -118,6 +118,8 @@ export const errorResponse = (description: string) => ErrorBody.describe(descrip
 /** Error statuses every authenticated route can answer with. */
 export const COMMON_ERRORS = {
   401: errorResponse('The admin key is missing, malformed, unknown or revoked.'),
-  429: errorResponse('Too many requests from this organization; retry after Retry-After seconds.'),
+  429: errorResponse(
+    'Too many requests from this organization, or (start) too many of its export jobs waiting; retry after Retry-After seconds.',
+  ),
   500: errorResponse('The server failed; the message says nothing of its insides.'),
 } as const;

@@ -188,6 +188,23 @@ export const ApiConfig = z
     exports: z
       .object({
         concurrency: z.number().int().min(1).max(64).default(1),
+        perOrganization: z
+          .object({
+            queued: z
+              .number()
+              .int()
+              .min(1)
+              .default(50)
+              .describe('Jobs one organization may have waiting; 429 past it.'),
+            running: z
+              .number()
+              .int()
+              .min(1)
+              .optional()
+              .describe('Jobs of one organization running at once; default half of concurrency, at least 1.'),
+          })
+          .strict()
+          .prefault({}),
         workDir: z
           .string()
           .optional()
@@ -205,7 +222,7 @@ export const ApiConfig = z
           .describe('Wall-clock time one export may take before it is stopped; default 30m.'),
       })
       .strict()
-      .default({ concurrency: 1 }),
+      .prefault({}),
     rateLimits: z
       .object({
         agentJobs: RateLimit.default({ max: 100, window: 3_600_000 }),

@@ -1,5 +1,5 @@
 /** A request the service refuses, with the reason meant for the caller; the API maps kind to a status. */
-export type RefusalKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict';
+export type RefusalKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'too-many';
 
 export class ServiceRefusal extends Error {
   readonly kind: RefusalKind;

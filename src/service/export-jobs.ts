@@ -15,6 +15,7 @@ import type { ExportOptionsInput } from '../export/options.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { ExportLimitExceeded, ServiceRefusal, SourceUnavailable } from './errors.ts';
 import { ExportProcessPool, type ExportRunner } from './export-process/pool.ts';
+import { FairQueue } from './fair-queue.ts';
 import { makeJobWorkDir, removeAbandonedJobWorkDirs } from './job-work-dirs.ts';
 import { checkoutSite } from './site-source.ts';
 import type { Slots } from './slots.ts';
@@ -70,8 +71,11 @@ export class ExportJobs {
   private readonly config: ExportJobsConfig;
   private readonly log: ServiceLogger;
   private readonly records = new Map<string, ExportJobRecord>();
-  private readonly queue: string[] = [];
-  private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private readonly queue = new FairQueue();
+  private readonly running = new Map<
+    string,
+    { organization: string; abort: AbortController; done: Promise<void> }
+  >();
   private closing = false;
   private readonly checkout: CheckoutSource;
   private readonly slots: Slots | undefined;
@@ -109,6 +113,12 @@ export class ExportJobs {
   ): Promise<ExportJob> {
     this.requireEnterprise(organization);
     const site = this.siteFor(organization, request.domain);
+    const { queued: maxQueued } = this.organizationLimits();
+    if (this.queue.queued(organization) >= maxQueued)
+      throw new ServiceRefusal(
+        'too-many',
+        `${maxQueued} export jobs of your organization are waiting already; start more once they run`,
+      );
     const now = new Date().toISOString();
     const record: ExportJobRecord = {
       jobId: `se_${randomBytes(8).toString('hex')}`,
@@ -127,7 +137,7 @@ export class ExportJobs {
     };
     await this.save(record);
     this.log.info({ jobId: record.jobId, domain: record.domain }, 'export job queued');
-    this.enqueue(record.jobId);
+    this.enqueue(organization, record.jobId);
     return view(record);
   }
 
@@ -184,7 +194,7 @@ export class ExportJobs {
         continue;
       }
       await this.save({ ...record, status: 'queued', updatedAt: new Date().toISOString() });
-      this.enqueue(record.jobId);
+      this.enqueue(record.organization, record.jobId);
       resumed.push(record.jobId);
     }
     if (resumed.length > 0) this.log.info({ jobs: resumed }, 'resumed export jobs interrupted by a restart');
@@ -197,20 +207,25 @@ export class ExportJobs {
    */
   async close(): Promise<void> {
     this.closing = true;
-    this.queue.length = 0;
+    this.queue.clear();
     for (const job of this.running.values()) job.abort.abort();
     await Promise.all([...this.running.values()].map((job) => job.done));
     await this.ownPool?.close();
   }
 
-  private enqueue(jobId: string): void {
-    this.queue.push(jobId);
+  private enqueue(organization: string, jobId: string): void {
+    this.queue.push(organization, jobId);
     this.pump();
   }
 
+  /** Starts queued jobs while slots are free: organizations in turn, each below its running limit. */
   private pump(): void {
-    while (!this.closing && this.running.size < this.config.exports.concurrency && this.queue.length > 0) {
-      const jobId = this.queue.shift() as string;
+    const { concurrency } = this.config.exports;
+    const { running: maxRunning } = this.organizationLimits();
+    while (!this.closing && this.running.size < concurrency) {
+      const next = this.queue.take((organization) => this.runningOf(organization) < maxRunning);
+      if (!next) return;
+      const { organization, jobId } = next;
       const abort = new AbortController();
       const done = this.run(jobId, abort.signal)
         .catch((error: unknown) => this.log.error({ jobId, err: error }, 'export job bookkeeping failed'))
@@ -218,7 +233,7 @@ export class ExportJobs {
           this.running.delete(jobId);
           this.pump();
         });
-      this.running.set(jobId, { abort, done });
+      this.running.set(jobId, { organization, abort, done });
     }
   }
 
@@ -356,6 +371,21 @@ export class ExportJobs {
         break;
       }
     }
+  }
+
+  private runningOf(organization: string): number {
+    let count = 0;
+    for (const job of this.running.values()) if (job.organization === organization) count++;
+    return count;
+  }
+
+  /** Jobs one organization may have waiting and running; by default half the slots run one tenant's. */
+  private organizationLimits(): { queued: number; running: number } {
+    const { concurrency, perOrganization } = this.config.exports;
+    return {
+      queued: perOrganization.queued,
+      running: perOrganization.running ?? Math.max(1, Math.floor(concurrency / 2)),
+    };
   }
 
   private enterpriseNote(organization: string): string {

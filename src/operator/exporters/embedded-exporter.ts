@@ -85,7 +85,7 @@ export class EmbeddedExporter implements Exporter {
         organizations: [{ id: ORGANIZATION, plan: 'enterprise', projects: [] }],
         sites: [site],
         links: { lifetime: parseDuration(spec.linkLifetime ?? '') ?? DEFAULT_LINK_LIFETIME_MS },
-        exports: { concurrency: 1 },
+        exports: { concurrency: 1, perOrganization: { queued: 50 } },
       },
       log.child({ exporter: 'embedded' }),
       {
