@@ -165,9 +165,12 @@ export class DocsRepository {
     } catch (error) {
       onRefused(
         path,
-        (error as NodeJS.ErrnoException).code === 'ELOOP'
-          ? `${path}: a symlink loop`
-          : `${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        error instanceof ExportError
+          ? error.message
+          : (error as NodeJS.ErrnoException).code === 'ELOOP'
+            ? `${path}: a symlink loop`
+            : // Node's message would name the server's absolute path.
+              `${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
       );
       return undefined;
     }
