@@ -496,16 +496,23 @@ function nearestSection(route: string, pages: PageSpec[]): number {
 }
 
 /**
- * The spec's optional `paths`: only pages whose route is listed (or under a listed folder) are
- * rendered; the others are marked so that navigation and links leave them out.
+ * The spec's optional `paths`: only pages whose route is listed, or under a listed folder, are
+ * rendered; the others are marked so that navigation and links leave them out. "index" (or "/")
+ * is the home page alone. A path that names no page and no folder is an error listing every such
+ * path, rather than a smaller export than the caller asked for.
  */
 function selectPaths(pages: PageSpec[], paths: string[] | undefined): void {
   if (!paths || paths.length === 0) return;
   const wanted = paths.map(routeOf);
-  for (const page of pages)
-    page.rendered = wanted.some((w) => w === '' || page.route === w || page.route.startsWith(`${w}/`));
-  if (!pages.some((p) => p.rendered))
-    throw new ExportError(`none of the requested paths exists: ${paths.join(', ')}`, []);
+  const selects = (route: string, page: PageSpec) =>
+    page.route === route || (route !== '' && page.route.startsWith(`${route}/`));
+  const unknown = paths.filter((_, i) => !pages.some((page) => selects(wanted[i] as string, page)));
+  if (unknown.length > 0)
+    throw new ExportError(
+      `${unknown.length === 1 ? 'a requested path names' : `${unknown.length} requested paths name`} no page: ${unknown.join(', ')}`,
+      [],
+    );
+  for (const page of pages) page.rendered = wanted.some((route) => selects(route, page));
 }
 
 /** An OpenAPI reference, or undefined; kinds we cannot render (webhooks) are reported, not fatal. */

@@ -208,8 +208,23 @@ describe('loadSite', () => {
       ['b/c', true],
       ['b/d', true],
     ]);
-    await expect(loadSite(dir, resolveOptions({ paths: ['/nope'] }))).rejects.toThrow(
-      /none of the requested paths exists/,
+    await expect(loadSite(dir, resolveOptions({ paths: ['/b', '/nope', 'x/y'] }))).rejects.toThrow(
+      '2 requested paths name no page: /nope, x/y',
     );
+  });
+
+  it('selects the home page alone with "index"', async () => {
+    const dir = docsRepo({
+      'docs.json': { name: 'X', navigation: { pages: ['index', 'a', 'b/c'] } },
+      'index.mdx': page('Home'),
+      'a.mdx': page('A'),
+      'b/c.mdx': page('C'),
+    });
+    for (const paths of [['index'], ['/'], ['index', 'b']]) {
+      const site = await loadSite(dir, resolveOptions({ paths }));
+      expect(site.pages.filter((p) => p.rendered).map((p) => p.route)).toEqual(
+        paths.includes('b') ? ['', 'b/c'] : [''],
+      );
+    }
   });
 });
