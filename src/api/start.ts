@@ -42,6 +42,10 @@ export async function startApi(
   const address = await app.listen({ host: config.server.host, port: config.server.port });
   url = address.replace('[::1]', 'localhost');
   await exportJobs.recover();
+  const stopRetention = exportJobs.keepRetention(
+    { maxAgeMs: config.retention.maxAge, keepPerSite: config.retention.keepPerSite },
+    config.retention.sweepEvery,
+  );
   return {
     app,
     url,
@@ -51,6 +55,7 @@ export async function startApi(
       // Requests in flight get a grace period; a client that never finishes reading a response
       // does not hold the shutdown past it.
       stopRefreshingKeys();
+      stopRetention();
       const forced = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS).unref();
       await app.close();
       clearTimeout(forced);

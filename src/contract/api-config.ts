@@ -185,6 +185,21 @@ export const ApiConfig = z
       .object({ lifetime: durationSchema.default(3_600_000) })
       .strict()
       .default({ lifetime: 3_600_000 }),
+    retention: z
+      .object({
+        maxAge: durationSchema
+          .default(30 * 24 * 3_600_000)
+          .describe('Finished jobs older than this are deleted, archives included.'),
+        keepPerSite: z
+          .number()
+          .int()
+          .min(1)
+          .default(20)
+          .describe('The newest finished jobs of each site, kept whatever their age.'),
+        sweepEvery: durationSchema.default(3_600_000),
+      })
+      .strict()
+      .prefault({}),
     exports: z
       .object({
         concurrency: z.number().int().min(1).max(64).default(1),

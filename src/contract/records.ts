@@ -16,6 +16,8 @@ export const ExportJobRecord = ExportJob.extend({
   archive: z.object({ key: z.string(), sizeBytes: z.number().int(), sha256: z.string() }).optional(),
   /** The source revision (a git commit) the job exports; the site's configured ref when absent. */
   sourceRef: z.string().optional(),
+  /** When the last link handed out for the archive expires: retention never deletes it before. */
+  linkExpiresAt: z.iso.datetime({ offset: true }).optional(),
   /** Times the job was started; a job resumed after a restart counts again. */
   attempts: z.number().int().min(0).default(0),
 });

@@ -17,6 +17,7 @@ import { ExportLimitExceeded, ServiceRefusal, SourceUnavailable } from './errors
 import { ExportProcessPool, type ExportRunner } from './export-process/pool.ts';
 import { FairQueue } from './fair-queue.ts';
 import { makeJobWorkDir, removeAbandonedJobWorkDirs } from './job-work-dirs.ts';
+import { expiredJobs, type RetentionPolicy } from './retention.ts';
 import { checkoutSite } from './site-source.ts';
 import type { Slots } from './slots.ts';
 
@@ -154,11 +155,15 @@ export class ExportJobs {
         `export job ${jobId} is ${record.status}; a bundle needs a completed job`,
       );
     const link = await this.store.presignGet(record.archive.key, this.config.links.lifetime);
+    const expiresAt = link.expiresAt.toISOString();
+    // Retention keeps the archive while any link handed out still works.
+    if (!record.linkExpiresAt || record.linkExpiresAt < expiresAt)
+      await this.save({ ...record, linkExpiresAt: expiresAt });
     return {
       jobId,
       bundleUrl: link.url,
       sizeBytes: record.archive.sizeBytes,
-      expiresAt: link.expiresAt.toISOString(),
+      expiresAt,
     };
   }
 
@@ -371,6 +376,39 @@ export class ExportJobs {
         break;
       }
     }
+  }
+
+  /**
+   * Deletes the finished jobs the policy no longer keeps, archive first, then record (a record
+   * without its archive would promise a bundle it cannot give). Returns their ids.
+   */
+  async sweep(policy: RetentionPolicy, now = Date.now()): Promise<string[]> {
+    const records: ExportJobRecord[] = [];
+    for (const key of await this.store.list(JOBS)) {
+      const parsed = ExportJobRecord.safeParse(await this.store.getJson(key));
+      if (parsed.success) records.push(parsed.data);
+    }
+    const expired = expiredJobs(records, policy, now);
+    for (const jobId of expired) {
+      const record = records.find((r) => r.jobId === jobId) as ExportJobRecord;
+      if (record.archive) await this.store.delete(record.archive.key);
+      await this.store.delete(`${JOBS}${jobId}.json`);
+      this.records.delete(jobId);
+    }
+    if (expired.length > 0)
+      this.log.info({ count: expired.length }, 'deleted export jobs past their retention');
+    return expired;
+  }
+
+  /** Sweeps now and every `intervalMs`; returns the stop. */
+  keepRetention(policy: RetentionPolicy, intervalMs: number): () => void {
+    const sweep = () =>
+      void this.sweep(policy).catch((error: unknown) =>
+        this.log.warn({ err: (error as Error).message }, 'retention sweep failed; it runs again later'),
+      );
+    sweep();
+    const timer = setInterval(sweep, intervalMs).unref();
+    return () => clearInterval(timer);
   }
 
   private runningOf(organization: string): number {
