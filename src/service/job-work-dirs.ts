@@ -24,7 +24,8 @@ function processTag(pid: number): string | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (one of another user's counts). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isAlive } from '../../src/service/job-work-dirs.ts';
 
 /** A server process started for tests; its output goes to a log file, quoted when it fails. */
 export interface ManagedProcess {
@@ -138,13 +139,4 @@ export function makeWorkDir(kind: string): string {
       rmSync(join(tmpdir(), entry), { recursive: true, force: true });
   }
   return mkdtempSync(join(tmpdir(), `${prefix}${process.pid}-`));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
