@@ -13,7 +13,7 @@ export async function adminApiOpenApiDocument(): Promise<Record<string, unknown>
     sites: [],
     storage: { local: { dir: '/nonexistent' } },
   });
-  const unused = {} as ApiServices;
+  const unused = { store: {} } as ApiServices;
   const app = await buildApiServer(config, unused, createLogger({ level: 'silent' }));
   try {
     await app.ready();

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { checkKey, type ObjectStore } from './object-store.ts';
+import { checkKey, type LinkDownloads, type ObjectStore, type OpenedLink } from './object-store.ts';
 import { LinkSigner } from './signed-links.ts';
 
 const SIGNING_KEY_FILE = '.link-signing-key';
@@ -18,6 +18,10 @@ export const LOCAL_DOWNLOAD_PATH = '/downloads/';
  */
 export class LocalObjectStore implements ObjectStore {
   readonly location: string;
+  readonly downloads: LinkDownloads = {
+    pathPrefix: LOCAL_DOWNLOAD_PATH,
+    open: (key, expires, signature) => this.openLink(key, expires, signature),
+  };
   private readonly dir: string;
   private readonly publicUrl: () => string;
   private signer: Promise<LinkSigner> | undefined;
@@ -81,11 +85,7 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   /** Opens the object a link names, after checking the link; the reason when it is refused. */
-  async openLink(
-    key: string,
-    expires: string,
-    signature: string,
-  ): Promise<{ stream: ReadStream; size: number } | { refused: string; notFound?: boolean }> {
+  async openLink(key: string, expires: string, signature: string): Promise<OpenedLink> {
     try {
       checkKey(key);
     } catch {
