@@ -29,7 +29,7 @@ describe('the export queue', () => {
     const refused = await start(api.keys.acme, 'docs.acme.test');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(refused.body.error).toMatch(/6 export jobs of your organization are waiting/);
+    expect(refused.body.error).toMatch(/6 export jobs of yours are waiting/);
 
     const other = await start(api.keys.other, 'docs.other.test');
     expect(other.status).toBe(202);

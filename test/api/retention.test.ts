@@ -5,7 +5,7 @@ import { call, download, startTestApi, type TestApi, waitForJob } from './helper
 let api: TestApi;
 
 beforeAll(async () => {
-  api = await startTestApi(`links: { lifetime: 3s }
+  api = await startTestApi(`links: { lifetime: 6s }
 retention: { maxAge: 1s, keepPerSite: 1, sweepEvery: 1s }`);
 });
 
@@ -27,16 +27,20 @@ describe('retention', () => {
     timeout: 60_000,
   }, async () => {
     const older = await completedJob();
-    const link = (await call(api, 'POST', `/v1/static-export/jobs/${older}/bundle`, { key: api.keys.acme }))
-      .body.bundleUrl;
+    const bundle = (await call(api, 'POST', `/v1/static-export/jobs/${older}/bundle`, { key: api.keys.acme }))
+      .body;
+    const linkExpires = Date.parse(bundle.expiresAt);
     const newer = await completedJob();
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    // Past its age and not the newest, but its link works for a while yet: kept, downloadable.
+    // Past its age (1 s) and a sweep (every 1 s) later, not the newest, but its link works for a
+    // while yet: kept, downloadable.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect(Date.now()).toBeLessThan(linkExpires); // else the export was too slow for this check
     expect((await call(api, 'GET', `/v1/static-export/jobs/${older}`, { key: api.keys.acme })).status).toBe(
       200,
     );
-    expect((await download(link)).length).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    expect((await download(bundle.bundleUrl)).length).toBeGreaterThan(0);
+    // The link expired and a sweep ran: gone.
+    await new Promise((resolve) => setTimeout(resolve, linkExpires - Date.now() + 2_100));
     expect((await call(api, 'GET', `/v1/static-export/jobs/${older}`, { key: api.keys.acme })).status).toBe(
       404,
     );

@@ -6,8 +6,8 @@ import type { ExportBundle, ExportJob, StartExportRequest } from '../../contract
 import type { SiteConfig } from '../../contract/api-config.ts';
 import { parseDuration } from '../../contract/duration.ts';
 import type { EmbeddedExporter as EmbeddedExporterSpec } from '../../contract/static-export.ts';
-import { ServiceRefusal, SourceUnavailable } from '../../service/errors.ts';
-import { ExportJobs } from '../../service/export-jobs.ts';
+import { SourceUnavailable } from '../../service/errors.ts';
+import { ExportEngine, jobView } from '../../service/export-engine.ts';
 import type { ExportRunner } from '../../service/export-process/pool.ts';
 import { checkoutSite, type GitCredentials, resolveGitRevision } from '../../service/site-source.ts';
 import type { Slots } from '../../service/slots.ts';
@@ -15,8 +15,8 @@ import { S3ObjectStore } from '../../storage/s3-store.ts';
 import { kubeMessage } from '../runtime/kube-errors.ts';
 import { type Exporter, ExportJobLost } from './exporter.ts';
 
-/** The one organization of an embedded exporter's jobs: the operator itself. */
-const ORGANIZATION = 'docsnap-operator';
+/** The owner earlier versions recorded on every job, whatever its StaticExport: those jobs are still followed. */
+const LEGACY_OWNER = 'docsnap-operator';
 const DEFAULT_LINK_LIFETIME_MS = 24 * 3_600_000;
 // A commit reaches the site within ~25 s at the median (test/e2e): the poll is most of it. One
 // `git ls-remote` (a single small request) per StaticExport every 15 s is cheap for a git server.
@@ -39,15 +39,18 @@ export interface EmbeddedExporterOptions {
 }
 
 /**
- * The export pipeline inside the operator, for clusters with no way out: the service's ExportJobs
- * (the same code `docsnap api` runs) over the StaticExport's bucket, with the docs read from git,
+ * The export pipeline inside the operator, for clusters with no way out: the service's export
+ * engine (the same code `docsnap api` runs, without its tenancy) over the StaticExport's bucket, with the docs read from git,
  * a ConfigMap or a mounted path. Job records live in the bucket beside the bundles, so a new
  * leader follows the jobs of the last one and resumes the ones it left running.
  */
 export class EmbeddedExporter implements Exporter {
   readonly sourcePollMs: number | undefined;
   private readonly options: EmbeddedExporterOptions;
-  private readonly jobs: ExportJobs;
+  private readonly engine: ExportEngine;
+  private readonly site: SiteConfig;
+  /** The engine's owner of every job here: the StaticExport. */
+  private readonly owner: string;
   private readonly recovered: Promise<unknown>;
   private lastRevision: { value: string | undefined; at: number } | undefined;
 
@@ -68,9 +71,10 @@ export class EmbeddedExporter implements Exporter {
       ? undefined
       : (parseDuration(source.git?.pollInterval ?? source.configMap?.pollInterval ?? '') ??
         DEFAULT_SOURCE_POLL_MS);
+    this.owner = `${namespace}/${name}`;
     const site: SiteConfig = {
       domain: options.domain,
-      organization: ORGANIZATION,
+      organization: this.owner,
       source: source.git
         ? { git: { url: source.git.url, ref: source.git.ref } }
         : { path: source.path ?? `configmap:${source.configMap?.name}` },
@@ -79,39 +83,40 @@ export class EmbeddedExporter implements Exporter {
       features: spec.siteScripts ? { siteScripts: true } : {},
       ...(spec.playgroundOrigins ? { playgroundOrigins: spec.playgroundOrigins } : {}),
     };
-    this.jobs = new ExportJobs(
+    this.site = site;
+    this.engine = new ExportEngine(
       store,
       {
-        organizations: [{ id: ORGANIZATION, plan: 'enterprise', projects: [] }],
-        sites: [site],
         links: { lifetime: parseDuration(spec.linkLifetime ?? '') ?? DEFAULT_LINK_LIFETIME_MS },
-        exports: { concurrency: 1, perOrganization: { queued: 50 } },
+        exports: { concurrency: 1, perOwner: { queued: 50 } },
       },
       log.child({ exporter: 'embedded' }),
       {
+        siteOf: (domain) => (domain === site.domain ? site : undefined),
         slots: options.slots,
         runner: options.runner,
         checkout: (s, workDir, signal, ref) => this.checkout(s, workDir, signal, ref),
       },
     );
     // Jobs a previous leader left queued or running go on here.
-    this.recovered = this.jobs.recover().catch((error: unknown) => {
+    this.recovered = this.engine.recover().catch((error: unknown) => {
       log.warn({ err: (error as Error).message }, 'could not resume export jobs left running');
     });
   }
 
   async start(request: StartExportRequest, options: { revision?: string } = {}): Promise<ExportJob> {
     await this.recovered;
-    return this.call(() => this.jobs.start(ORGANIZATION, request, { sourceRef: options.revision }));
+    const record = await this.engine.submit(this.owner, this.site, request, { sourceRef: options.revision });
+    return jobView(record);
   }
 
   async status(jobId: string): Promise<ExportJob> {
     await this.recovered;
-    return this.call(() => this.jobs.get(ORGANIZATION, jobId), jobId);
+    return jobView(await this.job(jobId));
   }
 
   async bundle(jobId: string): Promise<ExportBundle> {
-    return this.call(() => this.jobs.bundle(ORGANIZATION, jobId), jobId);
+    return this.engine.bundle(await this.job(jobId));
   }
 
   /** The git commit the ref points at, or the ConfigMap's resourceVersion; asked at most every sourcePollMs. */
@@ -137,7 +142,7 @@ export class EmbeddedExporter implements Exporter {
   }
 
   async close(): Promise<void> {
-    await this.jobs.close();
+    await this.engine.close();
   }
 
   private async checkout(site: SiteConfig, workDir: string, signal: AbortSignal, revision?: string) {
@@ -178,14 +183,11 @@ export class EmbeddedExporter implements Exporter {
     return dir;
   }
 
-  /** The service's refusals in the operator's words: an unknown job is a lost one. */
-  private async call<T>(operation: () => Promise<T>, jobId?: string): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      if (jobId && error instanceof ServiceRefusal && error.kind === 'not-found')
-        throw new ExportJobLost(jobId);
-      throw error;
-    }
+  /** A job of this exporter; one the bucket no longer has is lost (the operator starts another). */
+  private async job(jobId: string) {
+    const record = await this.engine.find(jobId);
+    const owned = record?.organization === this.owner || record?.organization === LEGACY_OWNER;
+    if (!record || !owned) throw new ExportJobLost(jobId);
+    return record;
   }
 }
