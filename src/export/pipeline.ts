@@ -24,6 +24,7 @@ import {
   directorySource,
   writeArchive,
 } from './archive/archive.ts';
+import { assetsInUse } from './assets/assets-in-use.ts';
 import { copyAssets } from './assets/copy-assets.ts';
 import { publishScripts } from './assets/scripts.ts';
 import { publishStylesheets } from './assets/stylesheets.ts';
@@ -141,6 +142,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
     let hasMath = false;
     let hasDiagrams = false;
     const fragmentLinks: Array<FragmentLink & { from: string; file: string }> = [];
+    const assetsOfPages = new Set<string>();
     await renderPages(
       site,
       options,
@@ -159,6 +161,7 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
         const file = site.pages[rendered.index]?.source ?? site.config.configFile;
         for (const link of rendered.fragmentLinks)
           fragmentLinks.push({ ...link, from: rendered.output, file });
+        for (const asset of rendered.assets) assetsOfPages.add(asset);
 
         warnings.push(...rendered.warnings);
         report({
@@ -223,7 +226,15 @@ export async function exportSite(request: ExportRequest): Promise<ExportResult> 
         join(outDir, 'llms-full.txt'),
       ),
     );
-    const assets = site.assets.filter((asset) => !hashes.has(asset)); // a generated file of the same name wins
+    // An export of selected pages ships the files they use, not every file of the repository.
+    const shipped = options.paths?.length
+      ? assetsInUse(site.assets, assetsOfPages, {
+          config: site.config,
+          stylesheets: stylesheets.values(),
+          scripts: scripts.values(),
+        })
+      : site.assets;
+    const assets = shipped.filter((asset) => !hashes.has(asset)); // a generated file of the same name wins
     assertAssetNames(assets, hashes.keys());
     for (const [asset, sha256] of await copyAssets(site.root, assets, outDir, warnings))
       hashes.set(asset, sha256);

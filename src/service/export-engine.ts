@@ -14,7 +14,7 @@ import { FairQueue } from './fair-queue.ts';
 import { makeJobWorkDir, removeAbandonedJobWorkDirs } from './job-work-dirs.ts';
 import { expiredJobs, type RetentionPolicy } from './retention.ts';
 import { checkoutSite } from './site-source.ts';
-import type { Slots } from './slots.ts';
+import { Slots } from './slots.ts';
 
 /** What the service logs through; pino's logger fits. */
 export interface ServiceLogger {
@@ -66,6 +66,8 @@ const CACHED_RECORDS = 10_000;
  * takes its server down with it (the host runs out of memory, say) is not started a fourth time.
  */
 export const MAX_ATTEMPTS = 3;
+/** How long a page listing may wait for its turn and then take (a start request waits for it). */
+const LISTING_WAIT_MS = 20_000;
 
 /**
  * The export job engine: queue, runs, persistence, recovery and retention, with no notion of who
@@ -87,6 +89,7 @@ export class ExportEngine {
     { owner: string; abort: AbortController; done: Promise<void> }
   >();
   private closing = false;
+  private readonly listings: Slots;
   private readonly checkout: CheckoutSource;
   private readonly slots: Slots | undefined;
   private readonly runner: ExportRunner;
@@ -103,7 +106,10 @@ export class ExportEngine {
     this.config = config;
     this.log = log;
     this.siteOf = options.siteOf;
-    this.checkout = options.checkout ?? ((site, workDir, signal) => checkoutSite(site, workDir, signal));
+    this.listings = new Slots(config.exports.concurrency);
+    this.checkout =
+      options.checkout ??
+      ((site, workDir, signal, revision) => checkoutSite(site, workDir, signal, { revision }));
     this.slots = options.slots;
     if (options.runner) this.runner = options.runner;
     else {
@@ -152,6 +158,35 @@ export class ExportEngine {
     this.log.info({ jobId: record.jobId, domain: record.domain }, 'export job queued');
     this.enqueue(owner, record.jobId);
     return record;
+  }
+
+  /**
+   * The routes of every page of the site at `sourceRef`, loaded in an export process with the
+   * export's checks and limits: how the paths of a request are checked before its job is queued.
+   * Listings run at most `exports.concurrency` at once, beside the exports.
+   */
+  async pageRoutes(site: SiteConfig, sourceRef?: string): Promise<{ routes: string[]; home: string }> {
+    const release = await this.listings.acquire(AbortSignal.timeout(LISTING_WAIT_MS));
+    const scratch = this.config.exports.workDir ?? tmpdir();
+    const workDir = await makeJobWorkDir(scratch);
+    try {
+      const signal = AbortSignal.timeout(LISTING_WAIT_MS);
+      const source = await this.checkout(site, workDir, signal, sourceRef);
+      const result = await this.runner(
+        {
+          source,
+          archivePath: join(workDir, 'unused.tar.gz'),
+          workDir,
+          options: exportOptions(site, {}, join(scratch, 'docsnap-openapi-cache')),
+          pagesOnly: true,
+        },
+        { signal, onProgress: () => {} },
+      );
+      return { routes: result.routes ?? [], home: result.home ?? '' };
+    } finally {
+      release();
+      await rm(workDir, { recursive: true, force: true });
+    }
   }
 
   /** The job's record, from memory or the store; undefined when there is none. */

@@ -6,10 +6,12 @@ import {
 } from '../contract/admin-api.ts';
 import type { ApiConfig, SiteConfig } from '../contract/api-config.ts';
 import type { ExportJobRecord } from '../contract/records.ts';
+import { unknownPaths, unknownPathsMessage } from '../export/source/page-selection.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { ServiceRefusal } from './errors.ts';
 import { ExportEngine, type ExportEngineOptions, jobView, type ServiceLogger } from './export-engine.ts';
 import type { RetentionPolicy } from './retention.ts';
+import { resolveGitRevision } from './site-source.ts';
 
 export type { CheckoutSource, ServiceLogger } from './export-engine.ts';
 export { exportOptions, hideServerPaths, MAX_ATTEMPTS } from './export-engine.ts';
@@ -27,6 +29,7 @@ export type ExportJobsOptions = Omit<ExportEngineOptions, 'siteOf'>;
 export class ExportJobs {
   private readonly config: ExportJobsConfig;
   private readonly engine: ExportEngine;
+  private readonly log: ServiceLogger;
 
   constructor(
     store: ObjectStore,
@@ -35,6 +38,7 @@ export class ExportJobs {
     options: ExportJobsOptions = {},
   ) {
     this.config = config;
+    this.log = log;
     const { perOrganization, ...exports } = config.exports;
     this.engine = new ExportEngine(
       store,
@@ -47,7 +51,8 @@ export class ExportJobs {
   async start(organization: string, request: StartExportRequest): Promise<ExportJob> {
     this.requireEnterprise(organization);
     const site = this.siteFor(organization, request.domain);
-    return jobView(await this.engine.submit(organization, site, request));
+    const sourceRef = request.paths?.length ? await this.checkPaths(site, request.paths) : undefined;
+    return jobView(await this.engine.submit(organization, site, request, { sourceRef }));
   }
 
   async get(organization: string, jobId: string): Promise<ExportJob> {
@@ -86,6 +91,30 @@ export class ExportJobs {
     if (!record || record.organization !== organization)
       throw new ServiceRefusal('not-found', `no export job ${jobId}${this.enterpriseNote(organization)}`);
     return record;
+  }
+
+  /**
+   * Refuses paths that name no page of the site (invalid: 400, listing them all), checked on the
+   * site as it is now; the job then exports that same revision. When the site cannot be loaded
+   * now (its git server is down, its docs.json broken), the job is queued and reports that itself.
+   */
+  private async checkPaths(site: SiteConfig, paths: string[]): Promise<string | undefined> {
+    let sourceRef: string | undefined;
+    let pages: { routes: string[]; home: string };
+    try {
+      if ('git' in site.source)
+        sourceRef = await resolveGitRevision(site.source.git.url, site.source.git.ref);
+      pages = await this.engine.pageRoutes(site, sourceRef);
+    } catch (error) {
+      this.log.info(
+        { domain: site.domain, err: (error as Error).message },
+        'paths not checked at start: the site did not load',
+      );
+      return sourceRef;
+    }
+    const unknown = unknownPaths(paths, pages.routes, pages.home);
+    if (unknown.length > 0) throw new ServiceRefusal('invalid', unknownPathsMessage(unknown));
+    return sourceRef;
   }
 
   private enterpriseNote(organization: string): string {

@@ -167,7 +167,7 @@ function plainText(markdown: string): string {
  * version, product or dropdown at every level (`default: true`, else the first), as the platform
  * opens a site.
  */
-export function defaultSection(site: SiteModel): number {
+export function defaultSection(site: Pick<SiteModel, 'sections'>): number {
   let candidates = site.sections.map((_, index) => index);
   for (let depth = 0; candidates.length > 1; depth++) {
     const choices = candidates.map((index) => site.sections[index]?.path[depth]);

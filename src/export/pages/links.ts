@@ -48,6 +48,8 @@ export class LinkResolver {
   private readonly onBroken: (href: string) => void;
   /** Links that name an anchor, checked once every page's ids are known. */
   readonly fragmentLinks: FragmentLink[] = [];
+  /** The repository's static files this page links or embeds. */
+  readonly usedAssets = new Set<string>();
 
   constructor(
     targets: LinkTargets,
@@ -68,7 +70,10 @@ export class LinkResolver {
     if (!href || href.startsWith('#') || isExternal(href)) return href;
     const [pathPart = '', hash] = splitHash(href);
     const path = this.absolute(pathPart);
-    if (this.targets.assets.has(path)) return relativeUrl(this.output, path) + (hash ? `#${hash}` : '');
+    if (this.targets.assets.has(path)) {
+      this.usedAssets.add(path);
+      return relativeUrl(this.output, path) + (hash ? `#${hash}` : '');
+    }
     const page = this.pageOutput(routeOf(path));
     if (page) {
       const resolved = relativeUrl(this.output, page) + (hash ? `#${hash}` : '');
@@ -83,7 +88,10 @@ export class LinkResolver {
     if (!src || isExternal(src) || src.startsWith('data:')) return src;
     const [pathPart = ''] = splitHash(src);
     const path = this.absolute(pathPart);
-    if (this.targets.assets.has(path)) return relativeUrl(this.output, path);
+    if (this.targets.assets.has(path)) {
+      this.usedAssets.add(path);
+      return relativeUrl(this.output, path);
+    }
     onBroken(src);
     return src;
   };

@@ -47,6 +47,8 @@ export interface RenderedPage {
   /** Every element id of the page, and the links of the page that name an anchor. */
   ids: string[];
   fragmentLinks: FragmentLink[];
+  /** The repository's static files the page links or embeds. */
+  assets: string[];
   /** Classes authors wrote on the page, for the site's Tailwind CSS. */
   classes: string[];
   /** The page has typeset math: the export ships KaTeX's stylesheet and fonts. */
@@ -201,6 +203,7 @@ export class PageRenderer {
       warnings,
       ids: outline.ids,
       fragmentLinks: links.fragmentLinks,
+      assets: [...links.usedAssets],
       classes: outline.classes,
       math: outline.math,
       diagrams: outline.diagrams,

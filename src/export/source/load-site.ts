@@ -10,10 +10,12 @@ import {
   UnsupportedOperationRefError,
 } from '../openapi/index.ts';
 import { budgetsOf, type ExportOptions } from '../options.ts';
+import { defaultSection } from '../output/site-files.ts';
 import { resolveConfigRefs } from './config-refs.ts';
 import { type PageMeta, splitFrontmatter } from './frontmatter.ts';
 import { flattenNavigation, type NavItem, type NavSection, type ScopeChoice } from './navigation.ts';
 import { expandOpenapiNavigation } from './openapi-navigation.ts';
+import { selectsPage, unknownPaths, unknownPathsMessage } from './page-selection.ts';
 import { readPageSource } from './page-source.ts';
 import { DocsRepository } from './repository.ts';
 import { outputFor, routeOf, toRoute } from './routes.ts';
@@ -445,7 +447,7 @@ export async function loadSite(
       `the site has ${pages.length} pages, more than ${budgets.pages}`,
       'pages',
     );
-  selectPaths(pages, options.paths);
+  selectPaths(pages, options.paths, homeRoute(pages, sections));
   const site: SiteModel = {
     root: repo.root,
     config,
@@ -496,23 +498,25 @@ function nearestSection(route: string, pages: PageSpec[]): number {
 }
 
 /**
- * The spec's optional `paths`: only pages whose route is listed, or under a listed folder, are
- * rendered; the others are marked so that navigation and links leave them out. "index" (or "/")
- * is the home page alone. A path that names no page and no folder is an error listing every such
- * path, rather than a smaller export than the caller asked for.
+ * The spec's optional `paths` (page-selection.ts): the pages they do not select are marked so that
+ * navigation and links leave them out. A path that names no page and no folder is an error listing
+ * every such path, rather than a smaller export than the caller asked for.
  */
-function selectPaths(pages: PageSpec[], paths: string[] | undefined): void {
+function selectPaths(pages: PageSpec[], paths: string[] | undefined, home: string): void {
   if (!paths || paths.length === 0) return;
-  const wanted = paths.map(routeOf);
-  const selects = (route: string, page: PageSpec) =>
-    page.route === route || (route !== '' && page.route.startsWith(`${route}/`));
-  const unknown = paths.filter((_, i) => !pages.some((page) => selects(wanted[i] as string, page)));
-  if (unknown.length > 0)
-    throw new ExportError(
-      `${unknown.length === 1 ? 'a requested path names' : `${unknown.length} requested paths name`} no page: ${unknown.join(', ')}`,
-      [],
-    );
-  for (const page of pages) page.rendered = wanted.some((route) => selects(route, page));
+  const unknown = unknownPaths(
+    paths,
+    pages.map((page) => page.route),
+    home,
+  );
+  if (unknown.length > 0) throw new ExportError(unknownPathsMessage(unknown), []);
+  for (const page of pages) page.rendered = paths.some((path) => selectsPage(path, page.route, home));
+}
+
+/** The home page's route: the index page, or the first page of the default section (index.html's target). */
+export function homeRoute(pages: PageSpec[], sections: SiteSection[]): string {
+  if (pages.some((page) => page.route === '')) return '';
+  return pages[sections[defaultSection({ sections })]?.firstPage ?? 0]?.route ?? '';
 }
 
 /** An OpenAPI reference, or undefined; kinds we cannot render (webhooks) are reported, not fatal. */

@@ -1,7 +1,9 @@
 import { ExportError } from '../../export/errors.ts';
+import { resolveOptions } from '../../export/options.ts';
 import { exportSite } from '../../export/pipeline.ts';
+import { homeRoute, loadSite } from '../../export/source/load-site.ts';
 import { fetchRemoteSpec } from '../remote-openapi.ts';
-import type { ChildMessage, ParentMessage } from './messages.ts';
+import type { ChildMessage, IsolatedExportRequest, IsolatedExportResult, ParentMessage } from './messages.ts';
 
 /**
  * The process an export runs in (see pool.ts): it takes one export at a time from its parent,
@@ -13,6 +15,10 @@ const send = (message: ChildMessage) => process.send?.(message);
 process.on('message', async (message: ParentMessage) => {
   if (message.type !== 'export') return;
   try {
+    if (message.request.pagesOnly) {
+      send({ type: 'result', result: await pagesOf(message.request) });
+      return;
+    }
     const result = await exportSite({
       ...message.request,
       fetchRemoteSpec,
@@ -32,6 +38,18 @@ process.on('message', async (message: ParentMessage) => {
     });
   }
 });
+
+/** The site loaded as an export would load it (the same checks and budgets), its pages' routes. */
+async function pagesOf(request: IsolatedExportRequest): Promise<IsolatedExportResult> {
+  const options = resolveOptions({ ...request.options, paths: undefined });
+  const site = await loadSite(request.source, options, fetchRemoteSpec);
+  return {
+    pageCount: site.pages.length,
+    warnings: site.warnings,
+    routes: site.pages.map((page) => page.route),
+    home: homeRoute(site.pages, site.sections),
+  };
+}
 
 // The parent going away (a crash, a kill -9) takes its exports with it.
 process.on('disconnect', () => process.exit(0));

@@ -10,12 +10,21 @@ export interface IsolatedExportRequest {
   /** Where the export keeps its temporary files: inside the job's own work directory. */
   workDir: string;
   options: ExportOptionsInput;
+  /**
+   * Load the site and answer its page routes only (no rendering, no archive): how a request's
+   * `paths` are checked before its job is accepted.
+   */
+  pagesOnly?: boolean;
 }
 
 export interface IsolatedExportResult {
   pageCount: number;
   archive?: ArchiveResult;
   warnings: SourceProblem[];
+  /** With `pagesOnly`: the route of every page of the site ("" is the home page). */
+  routes?: string[];
+  /** With `pagesOnly`: the home page's route (what "index" selects). */
+  home?: string;
 }
 
 export type ParentMessage = { type: 'export'; request: IsolatedExportRequest };

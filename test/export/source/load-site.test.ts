@@ -227,4 +227,14 @@ describe('loadSite', () => {
       );
     }
   });
+
+  it('selects where a site without an index page starts with "index" (its index.html leads there)', async () => {
+    const dir = docsRepo({
+      'docs.json': { name: 'X', navigation: { pages: ['intro', 'a'] } },
+      'intro.mdx': page('Intro'),
+      'a.mdx': page('A'),
+    });
+    const site = await loadSite(dir, resolveOptions({ paths: ['index'] }));
+    expect(site.pages.filter((p) => p.rendered).map((p) => p.route)).toEqual(['intro']);
+  });
 });
