@@ -29,7 +29,18 @@ export const AgentJob = z
     createdAt: isoDateTime.describe('Time the job was created.'),
     archivedAt: isoDateTime.nullable().describe('Time the job was archived.'),
   })
-  .meta({ id: 'AgentJob' });
+  .meta({
+    id: 'AgentJob',
+    example: {
+      id: 'job-7f3a',
+      status: 'completed',
+      source: { repository: 'https://github.com/acme/docs', ref: 'main' },
+      model: 'claude-sonnet',
+      prLink: 'https://github.com/acme/docs/pull/42',
+      createdAt: '2026-11-01T10:00:00.000Z',
+      archivedAt: null,
+    },
+  });
 export type AgentJob = z.infer<typeof AgentJob>;
 
 /** A DNS hostname: no scheme, port, slash or path. (No lookahead: the CRD's pattern is RE2.) */
@@ -60,7 +71,10 @@ export const StartExportRequest = z
       ),
   })
   // Properties the contract may add later are ignored (and logged at debug), as its clients expect.
-  .meta({ id: 'StartExportRequest' });
+  .meta({
+    id: 'StartExportRequest',
+    example: { domain: 'docs.acme.com', version: 'v2.3.0', paths: ['index', 'guides/getting-started'] },
+  });
 export type StartExportRequest = z.infer<typeof StartExportRequest>;
 
 export const ExportJobId = z
@@ -81,7 +95,17 @@ export const ExportJob = z
     updatedAt: isoDateTime,
     error: z.string().optional().describe('Why the job failed; only when status is failed.'),
   })
-  .meta({ id: 'ExportJob' });
+  .meta({
+    id: 'ExportJob',
+    example: {
+      jobId: 'se_4f2a9c1e7b3d5a60',
+      status: 'running',
+      progress: 45,
+      pageCount: 120,
+      createdAt: '2026-11-24T09:12:03.000Z',
+      updatedAt: '2026-11-24T09:12:41.000Z',
+    },
+  });
 export type ExportJob = z.infer<typeof ExportJob>;
 
 export const ExportBundle = z
@@ -91,7 +115,16 @@ export const ExportBundle = z
     sizeBytes: z.number().int().min(0),
     expiresAt: isoDateTime.describe('Time after which the link no longer works.'),
   })
-  .meta({ id: 'ExportBundle' });
+  .meta({
+    id: 'ExportBundle',
+    example: {
+      jobId: 'se_4f2a9c1e7b3d5a60',
+      bundleUrl:
+        'https://bucket.s3.amazonaws.com/bundles/se_4f2a9c1e7b3d5a60.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=86400&X-Amz-Signature=…',
+      sizeBytes: 4194304,
+      expiresAt: '2026-11-25T09:13:00.000Z',
+    },
+  });
 export type ExportBundle = z.infer<typeof ExportBundle>;
 
 // Path parameters take any string: an id that names no job is 404, malformed or not, as the
@@ -112,14 +145,19 @@ export function isExportJobId(id: string): boolean {
   return /^se_[0-9a-f]{16}$/.test(id);
 }
 
-/** An error response with what it means for the operation (the OpenAPI response description). */
-export const errorResponse = (description: string) => ErrorBody.describe(description);
+/** An error response with what it means for the operation (the OpenAPI response description) and an example. */
+export const errorResponse = (description: string, example: string) =>
+  ErrorBody.meta({ description, example: { error: example } });
 
 /** Error statuses every authenticated route can answer with. */
 export const COMMON_ERRORS = {
-  401: errorResponse('The admin key is missing, malformed, unknown or revoked.'),
+  401: errorResponse(
+    'The admin key is missing, malformed, unknown or revoked.',
+    'missing admin key: send Authorization: Bearer <admin key>',
+  ),
   429: errorResponse(
     'Too many requests from this organization, or (start) too many of its export jobs waiting; retry after Retry-After seconds.',
+    'Rate limit exceeded, retry in 1 minute',
   ),
-  500: errorResponse('The server failed; the message says nothing of its insides.'),
+  500: errorResponse('The server failed; the message says nothing of its insides.', 'internal server error'),
 } as const;

@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApiOpenApiDocument } from '../../src/api/openapi-document.ts';
 import { ExportBundle, ExportJob } from '../../src/contract/admin-api.ts';
 import { EXAMPLE_SITE_PAGES, tempDir } from '../export/fixtures.ts';
-import { agentJobRecord, call, download, startTestApi, type TestApi, waitForJob } from './helpers.ts';
+import {
+  agentJobRecord,
+  type Body,
+  call,
+  download,
+  startTestApi,
+  type TestApi,
+  waitForJob,
+} from './helpers.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -310,6 +318,15 @@ describe('unknown routes and the OpenAPI document', () => {
     const agent = body.paths['/v2/agent/{projectId}/job/{id}'].get;
     expect(Object.keys(agent.responses)).toEqual(expect.arrayContaining(['200', '401', '404', '429', '500']));
     expect(agent.security).toEqual([{ adminKey: [] }]);
+    // Every response shows an example: its own, or that of the component it is.
+    for (const [path, item] of Object.entries<Record<string, Body>>(body.paths))
+      for (const [method, operation] of Object.entries<Body>(item))
+        for (const [status, response] of Object.entries<Body>(operation.responses)) {
+          const schema = response.content['application/json'].schema;
+          const component = (schema.$ref ?? schema.allOf?.[0]?.$ref)?.split('/').at(-1);
+          const example = schema.example ?? body.components.schemas[component]?.example;
+          expect(example, `${method} ${path} ${status}`).toBeDefined();
+        }
     // The document the example site's API reference is written from (npm run manifests) is this one.
     expect(body).toEqual(await adminApiOpenApiDocument());
   });

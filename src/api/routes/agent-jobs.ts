@@ -36,7 +36,10 @@ export const agentJobRoutes: FastifyPluginAsyncZod<AgentJobRoutesOptions> = asyn
         params: AgentJobParams,
         response: {
           200: AgentJob.describe('The agent job.'),
-          404: errorResponse('No job matches the identifier in this project.'),
+          404: errorResponse(
+            'No job matches the identifier in this project.',
+            'no agent job job-7f3a in project proj-1',
+          ),
           ...COMMON_ERRORS,
         },
       },

@@ -56,9 +56,11 @@ export const staticExportJobRoutes: FastifyPluginAsyncZod<StaticExportRoutesOpti
           202: ExportJob.describe('The export job was accepted and queued.'),
           400: errorResponse(
             'The request is invalid: the body is not JSON within the size limit, `domain` is not a hostname, or a `paths` entry names no page.',
+            '2 requested paths name no page: guides/old-page, api/removed',
           ),
           403: errorResponse(
             'The organization has no Enterprise plan, or the domain is not one of its documentation sites.',
+            'docs.example.com is not a documentation site of your organization',
           ),
           ...COMMON_ERRORS,
         },
@@ -84,7 +86,10 @@ export const staticExportJobRoutes: FastifyPluginAsyncZod<StaticExportRoutesOpti
         params: ExportJobParams,
         response: {
           200: ExportJob.describe('The current state of the export job.'),
-          404: errorResponse('No job of this organization has the identifier.'),
+          404: errorResponse(
+            'No job of this organization has the identifier.',
+            'no export job se_4f2a9c1e7b3d5a60',
+          ),
           ...COMMON_ERRORS,
         },
       },
@@ -106,9 +111,18 @@ export const staticExportJobRoutes: FastifyPluginAsyncZod<StaticExportRoutesOpti
         params: ExportJobParams,
         response: {
           200: ExportBundle.describe('A presigned link to the archive of the job.'),
-          404: errorResponse('No job of this organization has the identifier.'),
-          409: errorResponse('The job has not completed, so there is no bundle yet.'),
-          415: errorResponse('A body was sent that is not JSON (this operation takes none).'),
+          404: errorResponse(
+            'No job of this organization has the identifier.',
+            'no export job se_4f2a9c1e7b3d5a60',
+          ),
+          409: errorResponse(
+            'The job has not completed, so there is no bundle yet.',
+            'export job se_4f2a9c1e7b3d5a60 is running; a bundle needs a completed job',
+          ),
+          415: errorResponse(
+            'A body was sent that is not JSON (this operation takes none).',
+            'Unsupported Media Type: text/plain',
+          ),
           ...COMMON_ERRORS,
         },
       },
