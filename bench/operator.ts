@@ -54,6 +54,7 @@ import {
   ListWatch,
   Watch,
 } from '@kubernetes/client-node';
+import { SECRET_ACCESS_ANNOTATION, SECRET_ACCESS_LABEL } from '../src/contract/static-export.ts';
 import { DEFAULT_CONCURRENCY, OPERATOR_NODE_OPTIONS } from '../src/operator/defaults.ts';
 import {
   ensureNamespace,
@@ -815,7 +816,14 @@ rateLimits: { staticExport: { max: 1000000000, window: 1m } }
     await ensureNamespace(core, namespace);
     await core.createNamespacedSecret({
       namespace,
-      body: { metadata: { name: 'docsnap-admin-key' }, stringData: { key: adminKey } },
+      body: {
+        metadata: {
+          name: 'docsnap-admin-key',
+          labels: { [SECRET_ACCESS_LABEL]: 'shared' },
+          annotations: { [SECRET_ACCESS_ANNOTATION]: '*' },
+        },
+        stringData: { key: adminKey },
+      },
     });
   }
 

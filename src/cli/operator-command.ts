@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { createLogger } from '../api/logging.ts';
 import { DEFAULT_CONCURRENCY } from '../operator/defaults.ts';
+import { DEFAULT_TIMING, MIN_POLL_INTERVAL_MS } from '../operator/static-export/timing.ts';
 import { duration, parseListen, wholeNumber } from './flags.ts';
 
 /** `docsnap operator`: runs the StaticExport controller until SIGTERM or SIGINT. */
@@ -23,8 +24,8 @@ export function operatorCommand(): Command {
     .option(
       '--poll-interval <ms>',
       'how often a running export is polled, in ms',
-      wholeNumber('--poll-interval', 200),
-      5000,
+      wholeNumber('--poll-interval', MIN_POLL_INTERVAL_MS),
+      DEFAULT_TIMING.pollIntervalMs,
     )
     .option(
       '--listen <host:port>',
@@ -41,6 +42,12 @@ export function operatorCommand(): Command {
       'time one embedded export may take before it is stopped, like 30m (default 30m)',
       duration('--export-time-limit'),
     )
+    .option(
+      '--allow-source-path <dir>',
+      'a directory whose contents an embedded exporter may export as spec.exporter.embedded.source.path (repeatable; default: none, path sources are refused)',
+      (dir: string, dirs: string[]) => [...dirs, dir],
+      [] as string[],
+    )
     .option('--no-leader-elect', 'run without leader election (only ever one replica)')
     .option('--leader-election-namespace <ns>', 'namespace of the leader Lease (default: the pod’s)')
     .option('--leader-election-id <name>', 'name of the leader Lease', 'docsnap-operator')
@@ -54,6 +61,7 @@ export function operatorCommand(): Command {
         listen: string;
         exportMemoryLimit?: number;
         exportTimeLimit?: number;
+        allowSourcePath: string[];
         leaderElect: boolean;
         leaderElectionNamespace?: string;
         leaderElectionId: string;
@@ -83,6 +91,7 @@ export function operatorCommand(): Command {
           settings: {
             pollIntervalMs: flags.pollInterval,
             exportLimits: { memoryMiB: flags.exportMemoryLimit, timeoutMs: flags.exportTimeLimit },
+            allowedSourceRoots: flags.allowSourcePath,
           },
         });
         const stop = async (signal: string) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Domain, StartExportRequest } from './admin-api.ts';
 import { PlaygroundOrigin } from './api-config.ts';
-import { DURATION_PATTERN } from './duration.ts';
+import { DURATION_PATTERN, parseDuration } from './duration.ts';
 
 /** The StaticExport resource's API coordinates. */
 export const STATIC_EXPORT = {
@@ -16,6 +16,13 @@ export const STATIC_EXPORT_API_VERSION = `${STATIC_EXPORT.group}/${STATIC_EXPORT
 
 /** Setting this annotation to a new value (a timestamp, by convention) asks for a new export. */
 export const EXPORT_REQUESTED_ANNOTATION = 'docsnap.dev/export-requested-at';
+/**
+ * A Secret (or ConfigMap target) a StaticExport may use carries this label, its value the
+ * StaticExport's name; the operator watches only Secrets with the label. One shared by several
+ * StaticExports of its namespace lists them in SECRET_ACCESS_ANNOTATION ("docs,blog", or "*").
+ */
+export const SECRET_ACCESS_LABEL = 'docsnap.dev/static-export';
+export const SECRET_ACCESS_ANNOTATION = 'docsnap.dev/static-exports';
 /** Targets docsnap created carry this label; it never deletes or claims a target without it. */
 export const MANAGED_BY_LABEL = { 'app.kubernetes.io/managed-by': 'docsnap' } as const;
 
@@ -32,6 +39,24 @@ const DataKey = z
   .max(253)
   .regex(/^[-._a-zA-Z0-9]+$/, 'may hold letters, digits, "-", "_" and "." only');
 const Duration = z.string().regex(DURATION_PATTERN, 'must be a duration like 90s, 20m, 1h30m or 7d').max(32);
+
+/**
+ * A duration of at least `minimum` ("1s"), checked by the apiserver (a CEL rule: Go's duration()
+ * has no days, and any amount of days is above every minimum here, unless it is all zeros) and by
+ * the schema alike.
+ */
+function durationAtLeast(minimum: string) {
+  const minimumMs = parseDuration(minimum) as number;
+  const message = `must be at least ${minimum}`;
+  return Duration.refine((text) => (parseDuration(text) ?? 0) >= minimumMs, message).meta({
+    'x-kubernetes-validations': [
+      {
+        rule: `self.contains('d') ? !self.matches('^(0+(ms|s|m|h|d))+$') : duration(self) >= duration('${minimum}')`,
+        message,
+      },
+    ],
+  });
+}
 
 /** Exactly one of the listed optional fields must be set; written as a CEL rule for the CRD. */
 function exactlyOneOf(fields: string[], what: string) {
@@ -145,7 +170,9 @@ export const EmbeddedExporter = z
   .object({
     source: EmbeddedSource,
     storage: z.object({ s3: S3Storage }).describe('Where bundles are stored and linked from.'),
-    linkLifetime: Duration.optional().describe('Lifetime of bundle links (at most 7d). Default 24h.'),
+    linkLifetime: durationAtLeast('30s')
+      .optional()
+      .describe('Lifetime of bundle links (30s to 7d). Default 24h.'),
     siteUrl: z
       .string()
       .max(2048)
@@ -226,15 +253,19 @@ export const StaticExportSpec = z
     exporter: Exporter,
     bundle: z
       .object({
-        renewBefore: Duration.optional().describe(
-          'How long before the link expires to fetch a fresh one. Default: a third of its lifetime.',
-        ),
+        renewBefore: durationAtLeast('1s')
+          .optional()
+          .describe(
+            'How long before the link expires to fetch a fresh one. Default: a third of its lifetime.',
+          ),
       })
       .optional()
       .describe('Bundle link renewal.'),
     reexport: z
       .object({
-        interval: Duration.optional().describe('Export again this long after the last export completed.'),
+        interval: durationAtLeast('1s')
+          .optional()
+          .describe('Export again this long after the last export completed.'),
       })
       .optional()
       .describe('Scheduled re-exports, for new content.'),
@@ -243,7 +274,9 @@ export const StaticExportSpec = z
       .min(1)
       .max(16)
       .describe('Where the bundle link is written. The link itself appears nowhere else.'),
-    pollInterval: Duration.optional().describe('How often a running export is polled. Default 5s.'),
+    pollInterval: durationAtLeast('200ms')
+      .optional()
+      .describe('How often a running export is polled (at least 200ms). Default 5s.'),
     suspend: z
       .boolean()
       .optional()
@@ -252,7 +285,7 @@ export const StaticExportSpec = z
   .describe('What to export, how, and where to put the bundle link.');
 export type StaticExportSpec = z.infer<typeof StaticExportSpec>;
 
-export const PHASES = ['Pending', 'Exporting', 'Bundling', 'Ready', 'Failed'] as const;
+export const PHASES = ['Pending', 'Exporting', 'Bundling', 'Ready', 'Failed', 'Suspended'] as const;
 export type Phase = (typeof PHASES)[number];
 
 const Timestamp = z.string().describe('RFC 3339 time.');
@@ -284,6 +317,10 @@ export const StaticExportStatus = z
     phase: z.enum(PHASES).optional(),
     jobId: z.string().optional().describe('The export job of the current (or last) export.'),
     jobGeneration: z.number().int().optional().describe('The generation the job was started for.'),
+    jobStatus: z
+      .enum(['queued', 'running', 'completed', 'failed'])
+      .optional()
+      .describe('The job as last seen on the exporter; failed also when it could not be started.'),
     jobRevision: z
       .string()
       .optional()
@@ -298,7 +335,11 @@ export const StaticExportStatus = z
     pageCount: z.number().int().min(0).optional(),
     startedAt: Timestamp.optional(),
     completedAt: Timestamp.optional(),
-    error: z.string().optional().describe('Why the last export or refresh failed.'),
+    error: z.string().optional().describe('Why the last export failed.'),
+    refreshError: z
+      .string()
+      .optional()
+      .describe('Why the last link refresh failed; cleared by a refresh that works.'),
     failures: z.number().int().min(0).optional().describe('Failures in a row; reset by success.'),
     lastFailureAt: Timestamp.optional(),
     bundle: z
@@ -309,6 +350,8 @@ export const StaticExportStatus = z
         sizeBytes: z.number().int().min(0),
         digest: z.string().describe('sha256 of the archive.'),
         version: z.string().describe('staticExport.version written to the targets.'),
+        refreshedAt: Timestamp.optional().describe('When the link was last fetched or a fetch was tried.'),
+        refreshFailures: z.number().int().min(0).optional().describe('Link refreshes failed in a row.'),
       })
       .optional(),
     targets: z.array(TargetStatus).optional(),

@@ -6,14 +6,16 @@ import {
   Watch,
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { exponentialBackoff } from './backoff.ts';
 
 export interface SupervisedInformerOptions<T extends KubernetesObject> {
   kubeConfig: KubeConfig;
   /** The watch path, e.g. /apis/docsnap.dev/v1alpha1/namespaces/NS/staticexports. */
   path: string;
   list: () => Promise<KubernetesListObject<T>>;
-  /** Applied to the watch; the list function must apply the same one. */
+  /** Applied to the watch; the list function must apply the same ones. */
   fieldSelector?: string;
+  labelSelector?: string;
   onChange: (object: T, type: 'add' | 'update' | 'delete') => void;
   log: Logger;
   /** First restart delay after a watch error; doubles up to maxBackoffMs. */
@@ -30,7 +32,7 @@ export interface SupervisedInformerOptions<T extends KubernetesObject> {
 export class SupervisedInformer<T extends KubernetesObject> {
   private readonly informer: ListWatch<T>;
   private readonly options: Required<
-    Omit<SupervisedInformerOptions<T>, 'list' | 'onChange' | 'fieldSelector'>
+    Omit<SupervisedInformerOptions<T>, 'list' | 'onChange' | 'fieldSelector' | 'labelSelector'>
   >;
   private restartTimer: NodeJS.Timeout | undefined;
   private errorsInRow = 0;
@@ -45,7 +47,7 @@ export class SupervisedInformer<T extends KubernetesObject> {
       new Watch(options.kubeConfig),
       options.list,
       false,
-      undefined,
+      options.labelSelector,
       options.fieldSelector,
     );
     this.informer.on('add', (object) => {
@@ -93,10 +95,7 @@ export class SupervisedInformer<T extends KubernetesObject> {
   private restartLater(error: unknown): void {
     if (this.stopped) return;
     this.errorsInRow++;
-    const delay = Math.min(
-      this.options.baseBackoffMs * 2 ** (this.errorsInRow - 1),
-      this.options.maxBackoffMs,
-    );
+    const delay = exponentialBackoff(this.errorsInRow, this.options.baseBackoffMs, this.options.maxBackoffMs);
     this.options.log.warn(
       { path: this.options.path, err: describeError(error), retryInMs: delay },
       'watch failed; restarting it',

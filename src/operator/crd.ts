@@ -55,7 +55,7 @@ export function staticExportCrd() {
 }
 
 export function staticExportCrdYaml(): string {
-  return `# Generated from src/contract/static-export.ts by \`npm run crds\`. Do not edit.\n${stringify(
+  return `# Generated from src/contract/static-export.ts by \`npm run manifests\`. Do not edit.\n${stringify(
     staticExportCrd(),
     { lineWidth: 0 },
   )}`;

@@ -7,31 +7,37 @@ import {
   type V1Secret,
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { STATIC_EXPORT, type StaticExport } from '../contract/static-export.ts';
+import { SECRET_ACCESS_LABEL, STATIC_EXPORT, type StaticExport } from '../contract/static-export.ts';
 import { SupervisedInformer } from '../kube/supervised-informer.ts';
+import { secretReferences } from './access/secret-references.ts';
 import { DEFAULT_CONCURRENCY } from './defaults.ts';
 import type { Exporter } from './exporters/exporter.ts';
+import { Exporters, type ExportersOptions } from './exporters/exporters.ts';
 import { EventRecorder } from './runtime/events.ts';
 import { kubeMessage } from './runtime/kube-errors.ts';
 import type { OperatorMetrics } from './runtime/metrics.ts';
 import { WorkQueue } from './runtime/work-queue.ts';
-import {
-  DEFAULT_RECONCILER_SETTINGS,
-  type ReconcilerSettings,
-  StaticExportReconciler,
-} from './static-export/reconciler.ts';
+import { StaticExportReconciler } from './static-export/reconciler.ts';
+import { DEFAULT_TIMING, type Timing } from './static-export/timing.ts';
+
+/** What the operator's timing and embedded exports are made of; every field has a default. */
+export type OperatorSettings = Timing &
+  Pick<ExportersOptions, 'embeddedExports' | 'exportLimits' | 'allowedSourceRoots'>;
+
+export const DEFAULT_OPERATOR_SETTINGS: OperatorSettings = { ...DEFAULT_TIMING, embeddedExports: 2 };
 
 export interface OperatorOptions {
   kubeConfig: KubeConfig;
   log: Logger;
   /** Namespaces to watch; all of them when empty. */
   namespaces?: string[];
-  /** Reconciles at once. Default 4. */
+  /** Reconciles at once. Default DEFAULT_CONCURRENCY. */
   concurrency?: number;
   /** Every resource is reconciled again this often, whatever the watches said. Default 10 min. */
   resyncIntervalMs?: number;
-  settings?: Partial<ReconcilerSettings>;
-  exporterFor?: (resource: StaticExport, adminKey: string) => Exporter;
+  settings?: Partial<OperatorSettings>;
+  /** How an Admin API exporter is made; the HTTP client unless a test says otherwise. */
+  apiExporter?: (resource: StaticExport, adminKey: string) => Exporter;
   /** Where reconciles, exporter calls and refresh failures are counted. */
   metrics?: OperatorMetrics;
 }
@@ -48,9 +54,10 @@ export interface RunningOperator {
 }
 
 /**
- * The StaticExport controller: informers on StaticExports and Secrets (the admin keys and target
- * Secrets they reference) feed a de-duplicating, rate-limited work queue; each key is reconciled
- * by StaticExportReconciler from the cached resource.
+ * The StaticExport controller: informers on StaticExports and on the Secrets that opt in for them
+ * (SECRET_ACCESS_LABEL: credentials and target Secrets) feed a de-duplicating, rate-limited work
+ * queue; each key is reconciled by StaticExportReconciler from the cached resource. Stopping aborts
+ * the reconciles in flight before they write targets or status.
  */
 export async function startOperator(options: OperatorOptions): Promise<RunningOperator> {
   const { kubeConfig, log } = options;
@@ -81,6 +88,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
           if (type === 'delete') {
             queue.forget(key);
             reconciler.forget(resource.metadata.uid);
+            exporters.forget(resource.metadata.uid);
           } else queue.add(key);
         },
       }),
@@ -91,14 +99,16 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
         kubeConfig,
         log,
         path: namespace ? `/api/v1/namespaces/${namespace}/secrets` : '/api/v1/secrets',
-        fieldSelector: SECRETS_WORTH_CACHING,
+        labelSelector: SECRET_ACCESS_LABEL,
         list: () =>
           namespace
-            ? core.listNamespacedSecret({ namespace, fieldSelector: SECRETS_WORTH_CACHING })
-            : core.listSecretForAllNamespaces({ fieldSelector: SECRETS_WORTH_CACHING }),
+            ? core.listNamespacedSecret({ namespace, labelSelector: SECRET_ACCESS_LABEL })
+            : core.listSecretForAllNamespaces({ labelSelector: SECRET_ACCESS_LABEL }),
         onChange: (secret) => {
+          const name = secret.metadata?.name ?? '';
           for (const resource of resourcesIn(secret.metadata?.namespace ?? ''))
-            if (references(resource, secret.metadata?.name ?? '')) queue.add(keyOf(resource));
+            if (secretReferences(resource).some((reference) => reference.name === name))
+              queue.add(keyOf(resource));
         },
       }),
   );
@@ -109,16 +119,30 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     exportInformers.flatMap((informer) => informer.list()).filter((r) => r.metadata.namespace === namespace);
 
   const events = new EventRecorder(core, log);
+  const settings = { ...DEFAULT_OPERATOR_SETTINGS, ...options.settings };
+  const cachedSecret = (namespace: string, name: string) => findIn(secretInformers, namespace, name);
+  const exporters = new Exporters({
+    core,
+    log,
+    cachedSecret,
+    embeddedExports: settings.embeddedExports,
+    exportLimits: settings.exportLimits,
+    allowedSourceRoots: settings.allowedSourceRoots,
+    apiExporter: options.apiExporter,
+    metrics: options.metrics,
+  });
   const reconciler = new StaticExportReconciler({
     custom,
     core,
     log,
     events,
-    cachedSecret: (namespace, name) => findIn(secretInformers, namespace, name),
-    settings: { ...DEFAULT_RECONCILER_SETTINGS, ...options.settings },
-    exporterFor: options.exporterFor,
+    cachedSecret,
+    exporterFor: (resource) => exporters.forResource(resource),
+    timing: settings,
     metrics: options.metrics,
   });
+  // Aborted by stop(): reconciles in flight write no target and no status after it.
+  const leading = new AbortController();
   const { metrics } = options;
   const queue = new WorkQueue(
     { concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, baseBackoffMs: 500, maxBackoffMs: 5 * 60_000 },
@@ -128,7 +152,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
       if (!resource) return undefined;
       const endTimer = metrics?.reconcileDuration.startTimer();
       try {
-        const result = await reconciler.reconcile(resource);
+        const result = await reconciler.reconcile(resource, leading.signal);
         metrics?.reconciles.inc({
           result: result?.requeueAfterMs === undefined ? 'success' : 'requeue_after',
         });
@@ -168,32 +192,16 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     watching: () => informers.every((informer) => !informer.failing),
     async stop() {
       clearInterval(resync);
+      leading.abort(new Error('the operator is stopping (leadership lost or shutdown)'));
       for (const informer of informers) informer.stop();
       await queue.stop();
-      await reconciler.close();
+      await exporters.close();
       await events.flush();
       log.info('operator stopped');
     },
   };
 }
 
-/**
- * Helm keeps every release revision as a Secret of up to 1 MiB: caching those would make the
- * operator's memory grow with the cluster's Helm history. No credential or target is one.
- */
-const SECRETS_WORTH_CACHING = 'type!=helm.sh/release.v1';
-
 function keyOf(resource: StaticExport): string {
   return `${resource.metadata.namespace}/${resource.metadata.name}`;
-}
-
-/** Whether a StaticExport reads or writes the named Secret (credentials or a target). */
-function references(resource: StaticExport, secretName: string): boolean {
-  const { api, embedded } = resource.spec.exporter;
-  return (
-    api?.adminKeySecretRef.name === secretName ||
-    embedded?.storage.s3.credentialsSecretRef.name === secretName ||
-    embedded?.source.git?.credentialsSecretRef?.name === secretName ||
-    resource.spec.targets.some((target) => target.secret?.name === secretName)
-  );
 }

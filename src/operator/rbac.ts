@@ -15,8 +15,9 @@ export const OPERATOR_RULES: V1PolicyRule[] = [
     resources: [`${STATIC_EXPORT.plural}/status`],
     verbs: ['get', 'update'],
   },
-  // Admin keys and storage and git credentials are read from the watch; Secret targets are created and updated.
-  { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'update'] },
+  // Secrets are only ever listed and watched by the opt-in label (SECRET_ACCESS_LABEL), never read
+  // by name: credentials come from that watch; Secret targets are created, or updated when they opt in.
+  { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch', 'create', 'update'] },
   // ConfigMap targets, and ConfigMap sources of the embedded exporter.
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'create', 'update'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create'] },

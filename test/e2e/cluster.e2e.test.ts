@@ -13,6 +13,7 @@ import {
   RbacAuthorizationV1Api,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SECRET_ACCESS_ANNOTATION, SECRET_ACCESS_LABEL } from '../../src/contract/static-export.ts';
 import { kubeConfigFor } from '../../tools/local/control-plane.ts';
 import { locateTestServers } from '../../tools/local/processes.ts';
 import { writeSyntheticSite } from '../../tools/synthetic-site.ts';
@@ -340,7 +341,15 @@ describe.skipIf(unable !== undefined)(`a real cluster${unable ? ` (skipped: ${un
     const { accessKeyId, secretAccessKey } = (s3 as S3Server).connection;
     await core.createNamespacedSecret({
       namespace: SITE_NS,
-      body: { metadata: { name: 'bundle-store' }, stringData: { accessKeyId, secretAccessKey } },
+      // Shared by the two StaticExports of the namespace: labelled, and listing them.
+      body: {
+        metadata: {
+          name: 'bundle-store',
+          labels: { [SECRET_ACCESS_LABEL]: 'shared' },
+          annotations: { [SECRET_ACCESS_ANNOTATION]: '*' },
+        },
+        stringData: { accessKeyId, secretAccessKey },
+      },
     });
     const sx = staticExports(kubeConfig);
     for (const site of [docsSite, largeSite]) await sx.create(SITE_NS, staticExport(site));

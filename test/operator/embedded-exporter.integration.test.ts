@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { CreateBucketCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -9,7 +10,7 @@ import { download, LogCapture } from '../api/helpers.ts';
 import { docsRepo, EXAMPLE_SITE, EXAMPLE_SITE_PAGES, page } from '../export/fixtures.ts';
 import { GitServer } from '../harness/git-server.ts';
 import { s3Client as testS3Client } from '../harness/s3.ts';
-import { Cluster } from './helpers.ts';
+import { Cluster, secretAccess } from './helpers.ts';
 
 const connection = inject('kube');
 const s3 = inject('s3');
@@ -83,7 +84,13 @@ beforeAll(async () => {
     kubeConfig: cluster.kubeConfig,
     log: createLogger({ level: 'debug', destination: log }),
     namespaces: [cluster.namespace],
-    settings: { failureBackoffMs: 1_000, maxFailureBackoffMs: 2_000, renewJitterMs: 500 },
+    settings: {
+      failureBackoffMs: 1_000,
+      maxFailureBackoffMs: 2_000,
+      renewJitterMs: 500,
+      // The mounted-path case: fixture repositories are made under the temporary directory.
+      allowedSourceRoots: [tmpdir()],
+    },
   });
 });
 
@@ -194,7 +201,7 @@ describe('embedded exporter: the pipeline inside the operator, bundles in S3', (
       namespace: cluster.namespace,
       name: 'later-s3',
       body: {
-        metadata: { name: 'later-s3' },
+        metadata: { name: 'later-s3', ...secretAccess(['*']) },
         stringData: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
       },
     });

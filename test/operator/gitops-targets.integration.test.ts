@@ -2,7 +2,11 @@ import { join } from 'node:path';
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../../src/api/logging.ts';
-import type { StaticExport, TargetStatus } from '../../src/contract/static-export.ts';
+import {
+  SECRET_ACCESS_LABEL,
+  type StaticExport,
+  type TargetStatus,
+} from '../../src/contract/static-export.ts';
 import { type RunningOperator, startOperator } from '../../src/operator/operator.ts';
 import { ARGO_CD_APPLICATION, FLUX_HELM_RELEASE } from '../../src/operator/targets/gitops-targets.ts';
 import { writeTarget } from '../../src/operator/targets/object-targets.ts';
@@ -33,6 +37,11 @@ const isReady = (r: StaticExport) =>
 const targetsSynced = (r: StaticExport) => r.status?.conditions?.find((c) => c.type === 'TargetsSynced');
 const isSynced = (r: StaticExport) => isReady(r) && targetsSynced(r)?.status === 'True';
 const failedTargets = (r: StaticExport) => targetsSynced(r)?.status === 'False';
+/** The bundle is made but a target did not take its link: not Ready, and the phase says so too. */
+const targetRefused = (r: StaticExport) =>
+  failedTargets(r) &&
+  r.status?.phase === 'Failed' &&
+  r.status.conditions?.find((c) => c.type === 'Ready')?.reason === 'TargetWriteFailed';
 
 const coordinates = (which: typeof ARGO_CD_APPLICATION, name: string) => ({
   group: which.group,
@@ -128,7 +137,7 @@ describe('GitOps targets against a real kube-apiserver', () => {
     // The CRDs are cluster-wide: a run against a server that already has them cannot check this.
     if (await cluster.crdExists('applications.argoproj.io')) context.skip();
     await cluster.create('no-api', spec([{ argoCDApplication: { name: 'site' } }]));
-    const failed = await cluster.waitFor('no-api', (r) => isReady(r) && failedTargets(r));
+    const failed = await cluster.waitFor('no-api', targetRefused);
     expect(targetsSynced(failed)?.message).toBe(
       'the Argo CD Application API (argoproj.io/v1alpha1) is not served by this cluster',
     );
@@ -260,7 +269,7 @@ describe('GitOps targets against a real kube-apiserver', () => {
           { argoCDApplication: { name: 'values-string' } },
         ]),
       );
-      const failed = await cluster.waitFor('app-refused', (r) => isReady(r) && failedTargets(r));
+      const failed = await cluster.waitFor('app-refused', targetRefused);
       expect(failed.status?.targets?.map((t) => t.error)).toEqual([
         expect.stringMatching(
           /^Application two-charts: 2 sources match repoURL="https:\/\/charts.example.com" \(spec.sources\[0\] name=docs .*spec.sources\[1\] name=api /,
@@ -290,7 +299,7 @@ describe('GitOps targets against a real kube-apiserver', () => {
         'missing',
         spec([{ argoCDApplication: { name: 'ghost' } }, { fluxHelmRelease: { name: 'ghost' } }]),
       );
-      const failed = await cluster.waitFor('missing', (r) => isReady(r) && failedTargets(r));
+      const failed = await cluster.waitFor('missing', targetRefused);
       expect(failed.status?.targets?.map((t) => t.error)).toEqual([
         'Application ghost not found in namespace sx-gitops',
         'HelmRelease ghost not found in namespace sx-gitops',
@@ -403,7 +412,7 @@ describe('GitOps targets against a real kube-apiserver', () => {
       await cluster.core.createNamespacedSecret({
         namespace: cluster.namespace,
         body: {
-          metadata: { name: 'uncached-values', labels: { team: 'docs' } },
+          metadata: { name: 'uncached-values', labels: { team: 'docs', [SECRET_ACCESS_LABEL]: 'uncached' } },
           stringData: { 'values.yaml': 'replicas: 2\n', other: 'kept' },
         },
       });
@@ -443,7 +452,7 @@ describe('GitOps targets against a real kube-apiserver', () => {
       expect(text('values.yaml')).toContain('bundleUrl: https://bundles.example.com/c.tar.gz?sig=2');
       // Updated in place, never adopted: no owner reference, the labels it had.
       expect(secret.metadata?.ownerReferences).toBeUndefined();
-      expect(secret.metadata?.labels).toEqual({ team: 'docs' });
+      expect(secret.metadata?.labels).toEqual({ team: 'docs', [SECRET_ACCESS_LABEL]: 'uncached' });
     });
   });
 });

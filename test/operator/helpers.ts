@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import {
+  SECRET_ACCESS_ANNOTATION,
+  SECRET_ACCESS_LABEL,
   STATIC_EXPORT,
   STATIC_EXPORT_API_VERSION,
   type StaticExport,
@@ -75,10 +77,18 @@ export class Cluster {
     });
   }
 
-  async createSecret(name: string, data: Record<string, string>): Promise<void> {
+  /**
+   * A Secret that StaticExports may use: `for` names the one (its label), or lists several (the
+   * annotation; "*" for all of the namespace); `false` creates one that does not opt in.
+   */
+  async createSecret(
+    name: string,
+    data: Record<string, string>,
+    options: { for?: string | string[] | false } = {},
+  ): Promise<void> {
     await this.core.createNamespacedSecret({
       namespace: this.namespace,
-      body: { metadata: { name }, stringData: data },
+      body: { metadata: { name, ...secretAccess(options.for ?? ['*']) }, stringData: data },
     });
   }
 
@@ -169,6 +179,19 @@ export class Cluster {
 }
 
 /** Polls until the check holds (beforeAll hooks cannot use expect.poll). */
+/** The labels and annotations that let StaticExports use an object (SECRET_ACCESS_LABEL). */
+export function secretAccess(allowed: string | string[] | false): {
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+} {
+  if (allowed === false) return {};
+  if (typeof allowed === 'string') return { labels: { [SECRET_ACCESS_LABEL]: allowed } };
+  return {
+    labels: { [SECRET_ACCESS_LABEL]: 'shared' },
+    annotations: { [SECRET_ACCESS_ANNOTATION]: allowed.join(',') },
+  };
+}
+
 export async function until(what: string, check: () => Promise<boolean>, timeout = 20_000): Promise<void> {
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { StaticExport } from '../../src/contract/static-export.ts';
@@ -68,6 +69,9 @@ beforeAll(async () => {
       '300',
       '--export-memory-limit',
       '300',
+      // Both fixture repositories are made under the temporary directory.
+      '--allow-source-path',
+      tmpdir(),
     ],
     { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_OPTIONS: OPERATOR_NODE_OPTIONS } },
   );

@@ -10,7 +10,7 @@ import { kubeConfigFor } from '../../tools/local/control-plane.ts';
 import { LogCapture, startTestApi, type TestApi } from '../api/helpers.ts';
 import { EXAMPLE_SITE_PAGES } from '../export/fixtures.ts';
 import { TcpProxy } from '../harness/tcp-proxy.ts';
-import { Cluster, REPO } from './helpers.ts';
+import { Cluster, REPO, secretAccess } from './helpers.ts';
 
 const connection = inject('kube');
 const cluster = new Cluster(connection, 'sx-core');
@@ -149,7 +149,10 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
       '# Values of the docs deployment\nreplicas: 2 # two for availability\nimage:\n  tag: "1.4"\n';
     await cluster.core.createNamespacedConfigMap({
       namespace: cluster.namespace,
-      body: { metadata: { name: 'site-values' }, data: { 'values.yaml': original, other: 'kept' } },
+      body: {
+        metadata: { name: 'site-values', ...secretAccess('docs-cm') },
+        data: { 'values.yaml': original, other: 'kept' },
+      },
     });
     await cluster.create(
       'docs-cm',
@@ -212,13 +215,13 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
       cluster.core.replaceNamespacedSecret({
         namespace: cluster.namespace,
         name: 'flaky-key',
-        body: { metadata: { name: 'flaky-key' }, stringData: { key } },
+        body: { metadata: { name: 'flaky-key', ...secretAccess(['*']) }, stringData: { key } },
       });
     await replaceKey(`docsnap_${'x'.repeat(43)}`);
     const failing = await cluster.waitFor('docs-flaky', (r) =>
       Boolean(r.status?.conditions?.some((c) => c.type === 'TargetsSynced' && c.reason === 'RefreshFailed')),
     );
-    expect(failing.status?.error).toMatch(/refreshing the bundle link .* failed: .*unknown admin key/);
+    expect(failing.status?.refreshError).toMatch(/refreshing the bundle link .* failed: .*unknown admin key/);
     expect(failing.status?.phase).toBe('Ready'); // the link in the targets has not expired yet
     const flakyEvents = await cluster.eventsOnce('docs-flaky', (e) => e.reason === 'RefreshFailed');
     expect(flakyEvents.map((e) => e.reason)).toContain('RefreshFailed');
@@ -227,7 +230,7 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
     const recovered = await cluster.waitFor('docs-flaky', (r) =>
       Boolean(r.status?.conditions?.some((c) => c.type === 'TargetsSynced' && c.status === 'True')),
     );
-    expect(recovered.status?.error).toBeUndefined();
+    expect(recovered.status?.refreshError).toBeUndefined();
     expect(
       await linkWorks(valuesOf(await cluster.secretValue('flaky-values', 'values.yaml')).bundleUrl),
     ).toBe(200);
@@ -276,7 +279,7 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
     expect(afterAnnotation.status?.jobRequestedAt).toBe('2026-11-22T10:00:00Z');
   });
 
-  it('keeps Helm release Secrets out of its cache (they grow with every release)', async () => {
+  it('caches only the Secrets that opt in (not Helm release Secrets, not any other)', async () => {
     await cluster.core.createNamespacedSecret({
       namespace: cluster.namespace,
       body: {
@@ -285,11 +288,13 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
         stringData: { release: 'x'.repeat(4096) },
       },
     });
+    await cluster.createSecret('unrelated', { key: 'value' }, { for: false });
     await cluster.createSecret('plain', { key: 'value' });
     const cached = (name: string) =>
       operator.informers.some((informer) => informer.get(name, cluster.namespace) !== undefined);
     await expect.poll(() => cached('plain')).toBe(true);
     expect(cached('sh.helm.release.v1.docs.v1')).toBe(false);
+    expect(cached('unrelated')).toBe(false);
   });
 
   it('explains a missing admin key Secret in a condition, and goes on once it exists', async () => {

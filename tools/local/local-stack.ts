@@ -13,6 +13,7 @@ import {
   PatchStrategy,
 } from '@kubernetes/client-node';
 import { parseAllDocuments, stringify } from 'yaml';
+import { SECRET_ACCESS_LABEL } from '../../src/contract/static-export.ts';
 import { ApiKeys } from '../../src/service/api-keys.ts';
 import { openObjectStore } from '../../src/storage/open-store.ts';
 import { build, cached, KUBERNETES_SERVERS, TOOLS } from './build-steps.ts';
@@ -456,7 +457,12 @@ async function applyExample(
   const secret = {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name: 'docsnap-admin-key', namespace: example.namespace },
+    // Labelled for the example's StaticExport: the operator reads only Secrets that opt in.
+    metadata: {
+      name: 'docsnap-admin-key',
+      namespace: example.namespace,
+      labels: { [SECRET_ACCESS_LABEL]: 'docs-site' },
+    },
     stringData: { key: adminKey },
   } as KubernetesObject;
   for (const object of [...namespaces, secret, ...others]) await apply(kubeConfig, object);

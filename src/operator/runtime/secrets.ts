@@ -1,7 +1,11 @@
 import type { CoreV1Api, V1Secret } from '@kubernetes/client-node';
-import { isNotFound } from './kube-errors.ts';
+import { SECRET_ACCESS_LABEL } from '../../contract/static-export.ts';
 
-/** A Secret from the operator's cache when given, else from the API; undefined when it does not exist. */
+/**
+ * A Secret that opted in to docsnap (SECRET_ACCESS_LABEL), from the operator's cache when given,
+ * else from the API; undefined when there is none, or it does not carry the label. The operator
+ * lists Secrets by that label and never gets one by name: it cannot read any other.
+ */
 export async function findSecret(
   core: CoreV1Api,
   namespace: string,
@@ -10,10 +14,10 @@ export async function findSecret(
 ): Promise<V1Secret | undefined> {
   const found = cached?.(namespace, name);
   if (found) return found;
-  try {
-    return await core.readNamespacedSecret({ namespace, name });
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
+  const list = await core.listNamespacedSecret({
+    namespace,
+    fieldSelector: `metadata.name=${name}`,
+    labelSelector: SECRET_ACCESS_LABEL,
+  });
+  return list.items[0];
 }

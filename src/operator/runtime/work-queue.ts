@@ -1,3 +1,5 @@
+import { exponentialBackoff } from '../../kube/backoff.ts';
+
 export interface WorkQueueOptions {
   /** Reconciles running at once (never two for the same key). */
   concurrency: number;
@@ -118,6 +120,6 @@ export class WorkQueue {
   }
 
   private backoff(failures: number): number {
-    return Math.min(this.options.baseBackoffMs * 2 ** (failures - 1), this.options.maxBackoffMs);
+    return exponentialBackoff(failures, this.options.baseBackoffMs, this.options.maxBackoffMs);
   }
 }

@@ -1,10 +1,13 @@
 import type { CoreV1Api, CustomObjectsApi, V1ConfigMap, V1Secret } from '@kubernetes/client-node';
 import {
   MANAGED_BY_LABEL,
+  SECRET_ACCESS_ANNOTATION,
+  SECRET_ACCESS_LABEL,
   type StaticExport,
   type Target,
   type TargetStatus,
 } from '../../contract/static-export.ts';
+import { mayWriteTarget, optInHint } from '../access/secret-references.ts';
 import { isConflict, isNotFound, kubeMessage } from '../runtime/kube-errors.ts';
 import { findSecret } from '../runtime/secrets.ts';
 import { writeApplication, writeHelmRelease } from './gitops-targets.ts';
@@ -21,8 +24,10 @@ export interface TargetClients {
 
 /**
  * Writes the staticExport values into one target. A Secret or ConfigMap key holding Helm values:
- * a missing object is created, labelled as docsnap's and owned by the StaticExport (so it goes
- * with it); an existing one is updated in place, other keys untouched, and never adopted.
+ * a missing object is created, labelled as docsnap's and for the StaticExport, and owned by it (so
+ * it goes with it); an existing one is updated in place, other keys untouched, never adopted, and
+ * only when the StaticExport created it or it opts in (SECRET_ACCESS_LABEL): a StaticExport cannot
+ * name any Secret of its namespace and have the operator edit it.
  * An Argo CD Application or Flux HelmRelease must exist: its values object is updated in place.
  * Unchanged values cause no write. Conflicting writers are retried on a fresh read.
  */
@@ -91,11 +96,12 @@ async function writeSecret(
   const namespace = owner.metadata.namespace;
   // A Secret missing from the cache is almost always one this operator is about to create, so it
   // creates it without reading first; one that exists after all answers 409 (AlreadyExists), and
-  // the next attempt reads it from the API.
+  // the next attempt reads it (through the label: one without it is not the operator's to see).
   const existing = fresh
     ? await findSecret(clients.core, namespace, ref.name)
     : clients.cachedSecret?.(namespace, ref.name);
   if (!existing) {
+    if (fresh) throw notAllowed('Secret', ref, owner);
     await clients.core.createNamespacedSecret({
       namespace,
       body: {
@@ -106,6 +112,7 @@ async function writeSecret(
     });
     return;
   }
+  if (!mayWriteTarget(existing.metadata, owner)) throw notAllowed('Secret', ref, owner);
   const current = existing.data?.[ref.key];
   const text = current === undefined ? undefined : Buffer.from(current, 'base64').toString('utf8');
   const updated = withStaticExportValues(text, values);
@@ -140,6 +147,7 @@ async function writeConfigMap(
     });
     return;
   }
+  if (!mayWriteTarget(existing.metadata, owner)) throw notAllowed('ConfigMap', ref, owner);
   const text = existing.data?.[ref.key];
   const updated = withStaticExportValues(text, values);
   if (updated === text) return;
@@ -150,10 +158,24 @@ async function writeConfigMap(
   });
 }
 
+/** An existing object the StaticExport did not create and that does not opt in. */
+function notAllowed(kind: string, ref: { name: string; key: string }, owner: StaticExport): TargetError {
+  return new TargetError(
+    `${kind} ${ref.name} exists and does not allow this StaticExport to write it: ${optInHint(owner.metadata.name)}`,
+  );
+}
+
 function createdMetadata(owner: StaticExport, name: string) {
   return {
     name,
-    labels: { ...MANAGED_BY_LABEL },
+    // A label value holds at most 63 characters; a longer name is listed in the annotation.
+    labels: {
+      ...MANAGED_BY_LABEL,
+      [SECRET_ACCESS_LABEL]: owner.metadata.name.length <= 63 ? owner.metadata.name : '',
+    },
+    ...(owner.metadata.name.length > 63
+      ? { annotations: { [SECRET_ACCESS_ANNOTATION]: owner.metadata.name } }
+      : {}),
     ownerReferences: [
       {
         apiVersion: owner.apiVersion,
