@@ -70,10 +70,8 @@ export async function buildApiServer(
   await app.register(errors);
   await app.register(jsonBodies);
   await app.register(openapi);
-  await app.register(authentication, { keys: services.keys });
-  await app.register(rateLimits);
-  await app.register(requestLog);
   // A docs site's API playground calls from the reader's browser: only the origins configured may.
+  // Before authentication, so that a refusal (401) carries the CORS headers the browser needs to read it.
   if (config.server.corsOrigins.length > 0)
     await app.register(cors, {
       origin: config.server.corsOrigins,
@@ -81,6 +79,9 @@ export async function buildApiServer(
       allowedHeaders: ['Authorization', 'Content-Type'],
       maxAge: 600,
     });
+  await app.register(authentication, { keys: services.keys });
+  await app.register(rateLimits);
+  await app.register(requestLog);
 
   await app.register(agentJobRoutes, {
     agentJobs: services.agentJobs,
