@@ -17,8 +17,9 @@ export interface Readiness {
 
 /**
  * `phase` and the conditions, computed once at the end of a reconcile from the status it built
- * and its outcome, so they can never disagree: phase Ready exactly when Ready is True (it may
- * also be True while a new export runs or after one failed, since the last bundle still serves).
+ * and its outcome, so they can never disagree: phase Ready exactly when Ready is True and the last
+ * export succeeded (Ready stays True while a new export runs, or after one failed, since the last
+ * bundle still serves: phase Exporting or Failed then).
  */
 export function readiness(
   status: StaticExportStatus,
