@@ -78,6 +78,33 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
         /url/,
       ],
       ['a missing domain', { ...valid, domain: undefined }, /spec\.domain: Required value/],
+      // Durations with a floor: a zero or tiny one would make the operator spin.
+      [
+        'renewBefore 0s',
+        { ...valid, bundle: { renewBefore: '0s' } },
+        /spec\.bundle\.renewBefore: .*must be at least 1s/,
+      ],
+      ['renewBefore 0d', { ...valid, bundle: { renewBefore: '0d' } }, /must be at least 1s/],
+      [
+        'pollInterval 10ms',
+        { ...valid, pollInterval: '10ms' },
+        /spec\.pollInterval: .*must be at least 200ms/,
+      ],
+      ['a re-export every 500ms', { ...valid, reexport: { interval: '500ms' } }, /must be at least 1s/],
+      [
+        'an embedded link lifetime of 5s',
+        {
+          ...valid,
+          exporter: {
+            embedded: {
+              source: { git: { url: 'https://git.example.com/docs.git' } },
+              storage: { s3: { bucket: 'bundles', credentialsSecretRef: { name: 's3' } } },
+              linkLifetime: '5s',
+            },
+          },
+        },
+        /linkLifetime: .*must be at least 30s/,
+      ],
     ];
     for (const [what, body, message] of cases) {
       const refused = await cluster.create(`bad-${cases.findIndex((c) => c[0] === what)}`, body).then(

@@ -132,21 +132,15 @@ export async function deliverBundle(ctx: ActionContext, job: ExportJob): Promise
     if (link.sizeBytes >= VISIBLE_BUNDLING_BYTES && ctx.status.jobStatus !== 'completed')
       return change(completed, [], [now]);
     const tooShort = shortLinkMessage(link, now);
-    if (tooShort)
-      return change(
-        completed,
-        [{ type: 'Warning', reason: 'BundleFailed', message: tooShort }],
-        [now + failureBackoff(ctx.status.failures, ctx.timing)],
-      );
+    if (tooShort) return undelivered(ctx, completed, tooShort);
     digest = await bundleDigest(link.bundleUrl, ctx.signal);
   } catch (error) {
     if (error instanceof ExportJobLost) return failed(ctx, error.message);
     ctx.signal.throwIfAborted();
-    const message = `fetching the bundle of job ${job.jobId} failed: ${kubeMessage(error)}`;
-    return change(
-      { ...completed, error: message },
-      [{ type: 'Warning', reason: 'BundleFailed', message }],
-      [now + failureBackoff(ctx.status.failures, ctx.timing)],
+    return undelivered(
+      ctx,
+      completed,
+      `fetching the bundle of job ${job.jobId} failed: ${kubeMessage(error)}`,
     );
   }
   const version = ctx.resource.spec.version ?? digest;
@@ -257,6 +251,16 @@ function targetEvents(targets: TargetStatus[]): RecordedEvent[] {
 
 function targetRetry(ctx: ActionContext, targets: TargetStatus[], now: number): number[] {
   return targets.some((t) => t.error) ? [now + failureBackoff(1, ctx.timing)] : [];
+}
+
+/** The job completed but its bundle could not be delivered: counted, and tried again after a backoff. */
+function undelivered(ctx: ActionContext, completed: Partial<StaticExportStatus>, message: string): Change {
+  const failures = (ctx.status.failures ?? 0) + 1;
+  return change(
+    { ...completed, error: message, failures, lastFailureAt: ctx.now.toISOString() },
+    [{ type: 'Warning', reason: 'BundleFailed', message }],
+    [ctx.now.getTime() + failureBackoff(failures, ctx.timing)],
+  );
 }
 
 /** The export (or its start) failed: counted, and retried after a backoff by the policies. */

@@ -112,6 +112,23 @@ export const renewalReached: Policy<RefreshReason> = ({ status, now }) => {
 
 export const REFRESH_POLICIES: Policy<RefreshReason>[] = [retryFailedRefresh, renewalReached];
 
+/**
+ * Following the job: poll it while it is queued or running; deliver it once completed, unless its
+ * delivery failed, which is tried again only after its backoff (a link too short to deliver must
+ * not turn every status echo into another bundle call).
+ */
+export const followJob = ({ status, now, timing }: Observed): Verdict<'Follow'> => {
+  if (!status.jobId) return undefined;
+  if (status.jobStatus === 'queued' || status.jobStatus === 'running')
+    return { act: 'Follow', message: `export job ${status.jobId} is ${status.jobStatus}` };
+  if (status.jobStatus !== 'completed' || status.bundle?.jobId === status.jobId) return undefined;
+  const retryAt = status.lastFailureAt
+    ? Date.parse(status.lastFailureAt) + failureBackoff(status.failures, timing)
+    : now;
+  if (now < retryAt) return { holdUntil: retryAt };
+  return { act: 'Follow', message: `delivering the bundle of export job ${status.jobId}` };
+};
+
 /** The first verdict of the chain that has one. */
 export function decide<R>(policies: Policy<R>[], observed: Observed): Verdict<R> {
   for (const policy of policies) {

@@ -96,6 +96,7 @@ function readyCondition(status: StaticExportStatus, outcome: ReconcileOutcome, n
     ];
   }
   if (status.jobStatus === 'failed') return ['False', 'ExportFailed', status.error ?? 'the export failed'];
+  if (status.jobStatus === 'completed' && status.error) return ['False', 'BundleFailed', status.error];
   if (status.jobStatus === 'queued' || status.jobStatus === 'running' || status.jobStatus === 'completed')
     return ['False', 'Exporting', 'the first export is running'];
   return ['False', 'Pending', 'no export has run yet'];

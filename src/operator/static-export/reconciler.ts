@@ -23,7 +23,7 @@ import {
   startExport,
 } from './actions.ts';
 import { conditionOf } from './conditions.ts';
-import { decide, EXPORT_POLICIES, type Observed, REFRESH_POLICIES } from './policies.ts';
+import { decide, EXPORT_POLICIES, followJob, type Observed, REFRESH_POLICIES } from './policies.ts';
 import { type ReconcileOutcome, readiness } from './readiness.ts';
 import type { Timing } from './timing.ts';
 
@@ -121,7 +121,9 @@ export class StaticExportReconciler {
             outcome.started = { jobId: started.status.jobId, message: exportVerdict.message };
         } else {
           if (exportVerdict) wakes.push(exportVerdict.holdUntil);
-          if (isFollowing(status)) apply(await followExport(ctx()));
+          const follow = followJob(observed());
+          if (follow && 'act' in follow) apply(await followExport(ctx()));
+          else if (follow) wakes.push(follow.holdUntil);
         }
       } else wakes.push(now.getTime() + this.deps.timing.maxFailureBackoffMs);
     }
@@ -215,13 +217,6 @@ export class StaticExportReconciler {
       ),
     );
   }
-}
-
-/** A job to poll: queued or running, or completed and its bundle not delivered yet. */
-function isFollowing(status: StaticExportStatus): boolean {
-  if (!status.jobId) return false;
-  if (status.jobStatus === 'queued' || status.jobStatus === 'running') return true;
-  return status.jobStatus === 'completed' && status.bundle?.jobId !== status.jobId;
 }
 
 /** Status written before jobStatus existed says it through the phase. */
