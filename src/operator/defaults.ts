@@ -2,7 +2,7 @@
  * Reconciles at once, by default. A reconcile mostly waits on the apiserver and the exporter, so
  * more than a handful keep a burst of new resources moving: in bench:operator (2 cores) 1,000 new
  * StaticExports were all Ready after 54–56 s with 16 against 61.5 s with 4, at the same peak RSS.
- * Kept apart from operator.ts so the CLI can show it without loading the controller.
+ * Kept apart from controller.ts so the CLI can show it without loading the controller.
  */
 export const DEFAULT_CONCURRENCY = 16;
 

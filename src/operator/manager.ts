@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { CoordinationV1Api } from '@kubernetes/client-node';
-import { type OperatorOptions, type RunningOperator, startOperator } from './operator.ts';
+import { type ControllerOptions, type RunningController, startController } from './controller.ts';
 import {
   DEFAULT_LEADER_ELECTION,
   type LeaderElectionSettings,
@@ -12,7 +12,7 @@ import {
 } from './runtime/leader-election.ts';
 import { OperatorMetrics } from './runtime/metrics.ts';
 
-export interface ManagerOptions extends Omit<OperatorOptions, 'metrics'> {
+export interface ManagerOptions extends Omit<ControllerOptions, 'metrics'> {
   /** Lease to lead by; false runs as the only replica (development, tests). */
   leaderElection:
     | false
@@ -27,7 +27,7 @@ export interface Manager {
   /** The address the probes and metrics are served on. */
   address: AddressInfo | undefined;
   readonly leading: boolean;
-  operator(): RunningOperator | undefined;
+  operator(): RunningController | undefined;
   metrics: OperatorMetrics;
   /** Finishes the reconciles in progress, then hands the lease to a standby. */
   stop(): Promise<void>;
@@ -39,7 +39,7 @@ export interface Manager {
  */
 export async function startManager(options: ManagerOptions): Promise<Manager> {
   const { kubeConfig, log } = options;
-  let operator: RunningOperator | undefined;
+  let operator: RunningController | undefined;
   let stopping = false;
   const metrics = new OperatorMetrics(() => operator?.resources() ?? []);
 
@@ -74,7 +74,7 @@ export async function startManager(options: ManagerOptions): Promise<Manager> {
   const lead = async (): Promise<'lost' | 'stopped'> => {
     if (elector && !(await elector.acquire())) return 'stopped';
     if (!stopping) {
-      operator = await startOperator({ ...options, metrics });
+      operator = await startController({ ...options, metrics });
       metrics.isLeader.set(1);
       // The lease is renewed all along, also while the controller shuts down.
       const outcome = await Promise.race([elector?.holdUntilLost() ?? stopRequested, stopRequested]);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { createLogger } from '../../src/api/logging.ts';
 import type { StaticExport } from '../../src/contract/static-export.ts';
-import { type RunningOperator, startOperator } from '../../src/operator/operator.ts';
+import { type RunningController, startController } from '../../src/operator/controller.ts';
 import { download, LogCapture } from '../api/helpers.ts';
 import { docsRepo, EXAMPLE_SITE, EXAMPLE_SITE_PAGES, page } from '../export/fixtures.ts';
 import { GitServer } from '../harness/git-server.ts';
@@ -19,7 +19,7 @@ const bucket = `docsnap-embedded-${Date.now()}`;
 const GIT_USER = { username: 'docs-bot', password: 'git-token-3f1c9a' };
 const log = new LogCapture();
 let git: GitServer;
-let operator: RunningOperator;
+let operator: RunningController;
 let s3Client: S3Client;
 
 const isReady = (r: StaticExport) =>
@@ -80,7 +80,7 @@ beforeAll(async () => {
     secretAccessKey: s3.secretAccessKey,
   });
   await cluster.createSecret('git-credentials', GIT_USER);
-  operator = await startOperator({
+  operator = await startController({
     kubeConfig: cluster.kubeConfig,
     log: createLogger({ level: 'debug', destination: log }),
     namespaces: [cluster.namespace],
@@ -268,7 +268,7 @@ describe('embedded exporter: the pipeline inside the operator, bundles in S3', (
     await cluster.create('resumed', spec(gitSource(), { targets: [{ secret: { name: 'resumed-values' } }] }));
     const running = await cluster.waitFor('resumed', (r) => Boolean(r.status?.jobId), 60_000);
     await operator.stop();
-    operator = await startOperator({
+    operator = await startController({
       kubeConfig: cluster.kubeConfig,
       log: createLogger({ level: 'debug', destination: log }),
       namespaces: [cluster.namespace],

@@ -7,7 +7,7 @@ import {
   type StaticExport,
   type TargetStatus,
 } from '../../src/contract/static-export.ts';
-import { type RunningOperator, startOperator } from '../../src/operator/operator.ts';
+import { type RunningController, startController } from '../../src/operator/controller.ts';
 import { ARGO_CD_APPLICATION, FLUX_HELM_RELEASE } from '../../src/operator/targets/gitops-targets.ts';
 import { writeTarget } from '../../src/operator/targets/object-targets.ts';
 import { download, LogCapture, startTestApi, type TestApi } from '../api/helpers.ts';
@@ -20,7 +20,7 @@ const connection = inject('kube');
 const cluster = new Cluster(connection, 'sx-gitops');
 const FIXTURES = join(REPO, 'test/operator/fixtures');
 let api: TestApi;
-let operator: RunningOperator;
+let operator: RunningController;
 const operatorLog = new LogCapture();
 
 const spec = (targets: unknown[], overrides: Record<string, unknown> = {}) => ({
@@ -119,7 +119,7 @@ beforeAll(async () => {
   api = await startTestApi('links: { lifetime: 30s }\nexports: { concurrency: 4 }');
   await cluster.installCrd();
   await cluster.createSecret('admin-key', { key: api.keys.acme });
-  operator = await startOperator({
+  operator = await startController({
     kubeConfig: cluster.kubeConfig,
     log: createLogger({ level: 'debug', destination: operatorLog }),
     namespaces: [cluster.namespace],

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../../src/api/logging.ts';
 import type { StaticExport } from '../../src/contract/static-export.ts';
+import { type RunningController, startController } from '../../src/operator/controller.ts';
 import type { Exporter } from '../../src/operator/exporters/exporter.ts';
-import { type RunningOperator, startOperator } from '../../src/operator/operator.ts';
 import { EventRecorder } from '../../src/operator/runtime/events.ts';
 import { StaticExportReconciler } from '../../src/operator/static-export/reconciler.ts';
 import { DEFAULT_TIMING } from '../../src/operator/static-export/timing.ts';
@@ -18,7 +18,7 @@ import { Cluster } from './helpers.ts';
  */
 const cluster = new Cluster(inject('kube'), 'sx-access');
 let api: TestApi;
-let operator: RunningOperator;
+let operator: RunningController;
 const log = new LogCapture();
 /** An "Admin API" of the StaticExport author's choosing: it records what it is sent. */
 let collector: Server;
@@ -45,7 +45,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
   collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
   await cluster.installCrd();
-  operator = await startOperator({
+  operator = await startController({
     kubeConfig: cluster.kubeConfig,
     log: createLogger({ level: 'debug', destination: log }),
     namespaces: [cluster.namespace],

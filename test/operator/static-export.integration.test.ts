@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { createLogger } from '../../src/api/logging.ts';
 import { STATIC_EXPORT, type StaticExport } from '../../src/contract/static-export.ts';
-import { type RunningOperator, startOperator } from '../../src/operator/operator.ts';
+import { type RunningController, startController } from '../../src/operator/controller.ts';
 import { kubeConfigFor } from '../../tools/local/control-plane.ts';
 import { LogCapture, startTestApi, type TestApi } from '../api/helpers.ts';
 import { EXAMPLE_SITE_PAGES } from '../export/fixtures.ts';
@@ -15,7 +15,7 @@ import { Cluster, REPO, secretAccess } from './helpers.ts';
 const connection = inject('kube');
 const cluster = new Cluster(connection, 'sx-core');
 let api: TestApi;
-let operator: RunningOperator;
+let operator: RunningController;
 const operatorLog = new LogCapture();
 const SX = { group: STATIC_EXPORT.group, version: STATIC_EXPORT.version, plural: STATIC_EXPORT.plural };
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
   api = await startTestApi('links: { lifetime: 30s }\nexports: { concurrency: 2 }');
   await cluster.installCrd();
   await cluster.createSecret('admin-key', { key: api.keys.acme });
-  operator = await startOperator({
+  operator = await startController({
     kubeConfig: cluster.kubeConfig,
     log: createLogger({ level: 'debug', destination: operatorLog }),
     namespaces: [cluster.namespace],
@@ -384,7 +384,7 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
 describe('operator behind a connection that drops', () => {
   const watched = new Cluster(connection, 'sx-watch');
   let proxy: TcpProxy;
-  let proxied: RunningOperator | undefined;
+  let proxied: RunningController | undefined;
   afterAll(async () => {
     await proxied?.stop();
     await proxy?.stop();
@@ -395,7 +395,7 @@ describe('operator behind a connection that drops', () => {
     await watched.createSecret('admin-key', { key: api.keys.acme });
     const server = new URL(connection.server);
     proxy = await TcpProxy.start(server.hostname, Number(server.port));
-    proxied = await startOperator({
+    proxied = await startController({
       kubeConfig: kubeConfigFor({ ...connection, server: `https://127.0.0.1:${proxy.port}` }),
       log: createLogger({ level: 'warn', destination: new LogCapture() }),
       namespaces: [watched.namespace],

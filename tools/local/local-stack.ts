@@ -59,7 +59,7 @@ export class LocalStack {
 
     const apiUrl = await this.startApi(options, paths, example);
     const adminKey = await this.adminKey(paths, cluster.kubeConfig, example.namespace);
-    await this.startOperator(options, paths, cluster.kubeConfig);
+    await this.startController(options, paths, cluster.kubeConfig);
     await applyExample(cluster.kubeConfig, example, apiUrl, adminKey);
     say(`applied ${relative(repo, example.manifest)}: StaticExport ${example.namespace}/${example.name}`);
 
@@ -151,7 +151,7 @@ export class LocalStack {
     return keys.create(ORGANIZATION);
   }
 
-  private async startOperator(
+  private async startController(
     options: LocalStackOptions,
     paths: DataPaths,
     kubeConfig: KubeConfig,

@@ -26,7 +26,7 @@ export type OperatorSettings = Timing &
 
 export const DEFAULT_OPERATOR_SETTINGS: OperatorSettings = { ...DEFAULT_TIMING, embeddedExports: 2 };
 
-export interface OperatorOptions {
+export interface ControllerOptions {
   kubeConfig: KubeConfig;
   log: Logger;
   /** Namespaces to watch; all of them when empty. */
@@ -42,7 +42,7 @@ export interface OperatorOptions {
   metrics?: OperatorMetrics;
 }
 
-export interface RunningOperator {
+export interface RunningController {
   /** Stops watching and waits for the reconciles in progress. */
   stop(): Promise<void>;
   /** The watches, for health reporting and tests. */
@@ -59,7 +59,7 @@ export interface RunningOperator {
  * queue; each key is reconciled by StaticExportReconciler from the cached resource. Stopping aborts
  * the reconciles in flight before they write targets or status.
  */
-export async function startOperator(options: OperatorOptions): Promise<RunningOperator> {
+export async function startController(options: ControllerOptions): Promise<RunningController> {
   const { kubeConfig, log } = options;
   const custom = kubeConfig.makeApiClient(CustomObjectsApi);
   const core = kubeConfig.makeApiClient(CoreV1Api);
