@@ -77,7 +77,11 @@ export const OperatorChartValues = z
           .describe('Memory one embedded export may use (--export-memory-limit).'),
         exportTimeLimit: Duration.describe('Time one embedded export may take (--export-time-limit).'),
         logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).describe('Log level.'),
-        extraArgs: z.array(z.string()).describe('More arguments of docsnap operator.'),
+        extraArgs: z
+          .array(z.string())
+          .describe(
+            'More arguments of docsnap operator, e.g. `--allow-source-path=/docs` for embedded exporters that export a directory mounted into the pod.',
+          ),
       })
       .strict(),
     leaderElection: z
