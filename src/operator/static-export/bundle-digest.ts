@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The sha256 of the archive behind a bundle link, read as a stream. Errors never quote the link:
- * it grants access to the bundle.
+ * The sha256 of the archive behind a bundle link, read as a stream, within 5 minutes and until
+ * `signal` aborts (leadership lost). Errors never quote the link: it grants access to the bundle.
  */
 export async function bundleDigest(bundleUrl: string, signal?: AbortSignal): Promise<string> {
   let response: Response;
   try {
-    response = await fetch(bundleUrl, { signal: signal ?? AbortSignal.timeout(300_000) });
+    const deadline = AbortSignal.timeout(300_000);
+    response = await fetch(bundleUrl, { signal: signal ? AbortSignal.any([signal, deadline]) : deadline });
   } catch (error) {
     throw new Error(`downloading the bundle failed: ${(error as Error).cause ?? (error as Error).name}`);
   }
