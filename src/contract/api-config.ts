@@ -216,7 +216,9 @@ export const ApiConfig = z
               .int()
               .min(1)
               .optional()
-              .describe('Jobs of one organization running at once; default half of concurrency, at least 1.'),
+              .describe(
+                'Jobs of one organization running at once. Default: half of concurrency (at least 1) while other organizations have jobs waiting, every slot otherwise.',
+              ),
           })
           .strict()
           .prefault({}),

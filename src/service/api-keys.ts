@@ -40,8 +40,11 @@ export class ApiKeys {
   async authenticate(key: string): Promise<KeyCheck> {
     const known = this.check(key);
     if (known) return known;
-    this.lookedUpAt = Date.now();
-    await this.reload();
+    if (this.loading) await this.loading;
+    else {
+      this.lookedUpAt = Date.now();
+      await this.reload();
+    }
     return this.check(key, true) as KeyCheck;
   }
 
@@ -54,7 +57,10 @@ export class ApiKeys {
       return { refused: `malformed admin key: expected ${this.prefix}_ followed by the key` };
     const presented = digest(key);
     const record = this.known.get(presented);
-    if (!record && !reloaded && Date.now() - this.lookedUpAt > RELOAD_INTERVAL_MS) return undefined;
+    // Unknown: worth a look at the store when the last one is a while ago, and worth waiting for
+    // the look in progress (a burst of first requests must not be refused while it runs).
+    if (!record && !reloaded && (this.loading || Date.now() - this.lookedUpAt > RELOAD_INTERVAL_MS))
+      return undefined;
     // The lookup is by digest, so its timing says nothing about the key; the comparison is
     // constant-time all the same.
     if (!record || !timingSafeEqual(Buffer.from(record.sha256), Buffer.from(presented)))

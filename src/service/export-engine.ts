@@ -306,12 +306,11 @@ export class ExportEngine {
     this.pump();
   }
 
-  /** Starts queued jobs while slots are free: owners in turn, each below its running limit. */
+  /** Starts queued jobs while slots are free: owners in turn, each within its running limit. */
   private pump(): void {
     const { concurrency } = this.config.exports;
-    const maxRunning = this.runningPerOwner();
     while (!this.closing && this.running.size < concurrency) {
-      const next = this.queue.take((owner) => this.runningOf(owner) < maxRunning);
+      const next = this.queue.take((owner) => this.mayRunAnother(owner));
       if (!next) return;
       const { owner, jobId } = next;
       const abort = new AbortController();
@@ -442,10 +441,17 @@ export class ExportEngine {
     return count;
   }
 
-  /** By default half the slots may run one owner's jobs. */
-  private runningPerOwner(): number {
+  /**
+   * A configured running limit holds always. By default an owner may take half the slots while
+   * another owner's jobs wait, and every slot when nobody else's do: a free slot left idle helps
+   * no one.
+   */
+  private mayRunAnother(owner: string): boolean {
     const { concurrency, perOwner } = this.config.exports;
-    return perOwner.running ?? Math.max(1, Math.floor(concurrency / 2));
+    const running = this.runningOf(owner);
+    if (perOwner.running !== undefined) return running < perOwner.running;
+    const othersWait = this.queue.size > this.queue.queued(owner);
+    return !othersWait || running < Math.max(1, Math.floor(concurrency / 2));
   }
 }
 

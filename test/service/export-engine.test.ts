@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,46 @@ describe('the export engine', () => {
       const bundle = await engine.bundle(done);
       expect(bundle.bundleUrl).toContain(`/downloads/bundles/${queued.jobId}.tar.gz?`);
       expect(await engine.find('se_0000000000000000')).toBeUndefined();
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('gives one owner every slot while nobody else waits, and half of them once another owner does', {
+    timeout: 30_000,
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsnap-engine-'));
+    dirs.push(dir);
+    const runningNow = new Map<string, number>();
+    const peak = new Map<string, number>();
+    const engine = new ExportEngine(
+      new LocalObjectStore(dir, () => 'http://127.0.0.1:1'),
+      { links: { lifetime: 60_000 }, exports: { concurrency: 4, perOwner: { queued: 50 } } },
+      quiet,
+      {
+        siteOf: () => site,
+        // Exports that take a moment, counted per owner (the version label names the owner here).
+        runner: async (request) => {
+          const owner = request.options.version as string;
+          runningNow.set(owner, (runningNow.get(owner) ?? 0) + 1);
+          peak.set(owner, Math.max(peak.get(owner) ?? 0, runningNow.get(owner) ?? 0));
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          runningNow.set(owner, (runningNow.get(owner) ?? 0) - 1);
+          writeFileSync(request.archivePath, 'archive');
+          return { pageCount: 1, warnings: [], archive: { sizeBytes: 7, sha256: 'x', files: 1 } as never };
+        },
+      },
+    );
+    try {
+      const alone = await Promise.all([1, 2, 3, 4].map(() => engine.submit('a', site, { version: 'a' })));
+      for (const job of alone) await settled(engine, job.jobId);
+      expect(peak.get('a')).toBe(4);
+      peak.clear();
+      const busy = await Promise.all([1, 2, 3, 4, 5, 6].map(() => engine.submit('a', site, { version: 'a' })));
+      const other = await Promise.all([1, 2, 3].map(() => engine.submit('b', site, { version: 'b' })));
+      for (const job of [...busy, ...other]) await settled(engine, job.jobId);
+      // a had all four slots when b arrived; from then on each gets its half.
+      expect(peak.get('b')).toBe(2);
     } finally {
       await engine.close();
     }
