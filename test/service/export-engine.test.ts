@@ -88,7 +88,9 @@ describe('the export engine', () => {
       for (const job of alone) await settled(engine, job.jobId);
       expect(peak.get('a')).toBe(4);
       peak.clear();
-      const busy = await Promise.all([1, 2, 3, 4, 5, 6].map(() => engine.submit('a', site, { version: 'a' })));
+      const busy = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map(() => engine.submit('a', site, { version: 'a' })),
+      );
       const other = await Promise.all([1, 2, 3].map(() => engine.submit('b', site, { version: 'b' })));
       for (const job of [...busy, ...other]) await settled(engine, job.jobId);
       // a had all four slots when b arrived; from then on each gets its half.
