@@ -13,9 +13,6 @@ import { ExportEngine, type ExportEngineOptions, jobView, type ServiceLogger } f
 import type { RetentionPolicy } from './retention.ts';
 import { resolveGitRevision } from './site-source.ts';
 
-export type { CheckoutSource, ServiceLogger } from './export-engine.ts';
-export { exportOptions, hideServerPaths, MAX_ATTEMPTS } from './export-engine.ts';
-
 export type ExportJobsConfig = Pick<ApiConfig, 'organizations' | 'sites' | 'links' | 'exports'>;
 
 export type ExportJobsOptions = Omit<ExportEngineOptions, 'siteOf'>;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseApiConfig } from '../../src/api/config-file.ts';
 import { startApi } from '../../src/api/start.ts';
 import { ApiKeys } from '../../src/service/api-keys.ts';
-import { hideServerPaths } from '../../src/service/export-jobs.ts';
+import { hideServerPaths } from '../../src/service/export-engine.ts';
 import { openObjectStore } from '../../src/storage/open-store.ts';
 import { tempDir } from '../export/fixtures.ts';
 import { call, LogCapture, type TestApi, waitForJob } from './helpers.ts';

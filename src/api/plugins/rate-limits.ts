@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { SharedBudgetStore } from '../shared-budget-store.ts';
+import { SharedBudgetStore } from './shared-budget-store.ts';
 
 /**
  * @fastify/rate-limit for the routes that ask for it (see `authenticatedAndLimited`). Counted after

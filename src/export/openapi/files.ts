@@ -1,8 +1,9 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { extname, isAbsolute, resolve, sep } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { isStackOverflow } from '../budgets.ts';
 import { ExportError, lineAndColumn } from '../errors.ts';
+import { isInside } from '../source/repository.ts';
 
 /** A problem with an OpenAPI file; `file` is the name as the site wrote it. */
 export class OpenApiError extends Error {
@@ -44,11 +45,6 @@ export async function stampOf(path: string): Promise<FileStamp | undefined> {
   } catch {
     return undefined;
   }
-}
-
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
 /**

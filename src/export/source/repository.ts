@@ -1,5 +1,5 @@
 import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { DEFAULT_BUDGETS, type ExportBudgets, formatBytes, overBudget } from '../budgets.ts';
 import { ExportError, type SourceLocation } from '../errors.ts';
 
@@ -175,6 +175,12 @@ export class DocsRepository {
       return undefined;
     }
   }
+}
+
+/** Whether `path` is `root` or lies under it (both absolute, symlinks already resolved). */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
 function byName(a: Dirent, b: Dirent): number {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
-import { isAbsolute, relative, sep } from 'node:path';
 import type { CoreV1Api, V1Secret } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { StaticExport } from '../../contract/static-export.ts';
+import { isInside } from '../../export/source/repository.ts';
 import type { ExportProcessLimits, ExportProcessPool } from '../../service/export-process/pool.ts';
 import { Slots } from '../../service/slots.ts';
 import { optInHint, optsIn, type SecretReference, secretReferences } from '../access/secret-references.ts';
@@ -162,12 +162,8 @@ export class Exporters {
         `${field} is refused: this operator was started without --allow-source-path, so no directory of its pod may be exported`,
       );
     const real = await realpath(path).catch(() => undefined);
-    const inside = (root: string) => {
-      const rest = relative(root, real ?? '');
-      return rest === '' || (!rest.startsWith(`..${sep}`) && rest !== '..' && !isAbsolute(rest));
-    };
     const realRoots = await Promise.all(roots.map((root) => realpath(root).catch(() => root)));
-    if (!real || !realRoots.some(inside))
+    if (!real || !realRoots.some((root) => isInside(root, real)))
       throw new Misconfigured(
         'SourcePathNotAllowed',
         `${field} is not inside a directory this operator may export (--allow-source-path), or does not exist`,

@@ -1,13 +1,10 @@
 import type { ExportBundle, ExportJob } from '../../contract/admin-api.ts';
-import {
-  EXPORT_REQUESTED_ANNOTATION,
-  type StaticExport,
-  type StaticExportStatus,
-  type TargetStatus,
-} from '../../contract/static-export.ts';
+import type { StaticExport, StaticExportStatus, TargetStatus } from '../../contract/static-export.ts';
 import { type Exporter, ExportJobLost } from '../exporters/exporter.ts';
 import { kubeMessage } from '../runtime/kube-errors.ts';
 import { bundleDigest } from './bundle-digest.ts';
+import { requestedAt } from './policies.ts';
+import { targetErrors } from './readiness.ts';
 import {
   failureBackoff,
   MIN_LINK_LIFETIME_MS,
@@ -68,7 +65,7 @@ export async function startExport(
   const { spec, metadata } = ctx.resource;
   const attempt = {
     jobGeneration: metadata.generation,
-    jobRequestedAt: metadata.annotations?.[EXPORT_REQUESTED_ANNOTATION] || undefined,
+    jobRequestedAt: requestedAt(ctx.resource) || undefined,
     jobRevision: revision,
   };
   let job: ExportJob;
@@ -243,10 +240,8 @@ function renewalAt(ctx: ActionContext, link: ExportBundle, now: number): number 
 }
 
 function targetEvents(targets: TargetStatus[]): RecordedEvent[] {
-  const failed = targets.filter((t) => t.error);
-  return failed.length > 0
-    ? [{ type: 'Warning', reason: 'TargetWriteFailed', message: failed.map((t) => t.error).join('; ') }]
-    : [];
+  const errors = targetErrors(targets);
+  return errors ? [{ type: 'Warning', reason: 'TargetWriteFailed', message: errors }] : [];
 }
 
 function targetRetry(ctx: ActionContext, targets: TargetStatus[], now: number): number[] {

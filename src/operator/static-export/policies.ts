@@ -29,12 +29,16 @@ export type RefreshReason = 'RenewalTime' | 'TargetFailed';
 export type Verdict<R> = { act: R; message: string } | { holdUntil: number } | undefined;
 type Policy<R> = (observed: Observed) => Verdict<R>;
 
+/** The export-requested-at annotation's value ("" when there is none). */
+export function requestedAt(resource: Pick<StaticExport, 'metadata'>): string {
+  return resource.metadata.annotations?.[EXPORT_REQUESTED_ANNOTATION] ?? '';
+}
+
 /** The job of the status is for this generation, annotation and revision. */
 export function attemptIsCurrent({ resource, status, revision }: Observed): boolean {
-  const requestedAt = resource.metadata.annotations?.[EXPORT_REQUESTED_ANNOTATION] ?? '';
   return (
     status.jobGeneration === resource.metadata.generation &&
-    (status.jobRequestedAt ?? '') === requestedAt &&
+    (status.jobRequestedAt ?? '') === requestedAt(resource) &&
     (revision === undefined || status.jobRevision === revision)
   );
 }
@@ -57,10 +61,10 @@ export const specChanged: Policy<ExportReason> = ({ resource, status }) =>
     : { act: 'SpecChanged', message: `spec changed (generation ${resource.metadata.generation})` };
 
 export const exportRequested: Policy<ExportReason> = ({ resource, status }) => {
-  const requestedAt = resource.metadata.annotations?.[EXPORT_REQUESTED_ANNOTATION] ?? '';
-  return (status.jobRequestedAt ?? '') === requestedAt
+  const asked = requestedAt(resource);
+  return (status.jobRequestedAt ?? '') === asked
     ? undefined
-    : { act: 'Requested', message: `requested at ${requestedAt}` };
+    : { act: 'Requested', message: `requested at ${asked}` };
 };
 
 /** New content in the source; while an export runs, it waits: the next one starts from there. */

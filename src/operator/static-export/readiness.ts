@@ -1,4 +1,4 @@
-import type { Condition, Phase, StaticExportStatus } from '../../contract/static-export.ts';
+import type { Condition, Phase, StaticExportStatus, TargetStatus } from '../../contract/static-export.ts';
 import { type ConditionType, conditionOf, setCondition } from './conditions.ts';
 
 /** What a reconcile found that the status fields do not hold. */
@@ -41,6 +41,12 @@ export function readiness(
   return { phase: phaseOf(status, outcome, ready === 'True'), conditions };
 }
 
+/** The errors of the targets that did not take the link, in one message; undefined when all did. */
+export function targetErrors(targets: TargetStatus[] = []): string | undefined {
+  const failed = targets.filter((t) => t.error);
+  return failed.length > 0 ? failed.map((t) => t.error).join('; ') : undefined;
+}
+
 type ConditionValue = [Condition['status'], string, string];
 
 function exportingCondition(
@@ -70,8 +76,8 @@ function targetsCondition(status: StaticExportStatus): ConditionValue | undefine
   if (!bundle) return undefined;
   if ((bundle.refreshFailures ?? 0) > 0 && status.refreshError)
     return ['False', 'RefreshFailed', status.refreshError];
-  const failed = targets.filter((t) => t.error);
-  if (failed.length > 0) return ['False', 'TargetWriteFailed', failed.map((t) => t.error).join('; ')];
+  const errors = targetErrors(targets);
+  if (errors) return ['False', 'TargetWriteFailed', errors];
   return ['True', 'Synced', `the bundle link is in ${targets.length} target(s)`];
 }
 
@@ -87,8 +93,8 @@ function readyCondition(status: StaticExportStatus, outcome: ReconcileOutcome, n
         'LinkExpired',
         status.refreshError ?? `the bundle link expired at ${bundle.expiresAt}`,
       ];
-    const failed = (status.targets ?? []).filter((t) => t.error);
-    if (failed.length > 0) return ['False', 'TargetWriteFailed', failed.map((t) => t.error).join('; ')];
+    const errors = targetErrors(status.targets);
+    if (errors) return ['False', 'TargetWriteFailed', errors];
     return [
       'True',
       'BundleReady',

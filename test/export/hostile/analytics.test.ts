@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { type ExportOptionsInput, resolveOptions } from '../../../src/export/options.ts';
 import { exportSite } from '../../../src/export/pipeline.ts';
-import { exportOptions } from '../../../src/service/export-jobs.ts';
+import { exportOptions } from '../../../src/service/export-engine.ts';
 import { docsRepo, page, tempDir } from '../fixtures.ts';
 
 const run = promisify(execFile);
