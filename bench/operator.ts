@@ -15,7 +15,8 @@
  * with renewBefore 60s, each object refreshing about N s after it became Ready (the rounds
  * overlap when the initial one takes longer than N s). Printed per round: wall time, API requests
  * per StaticExport (reads: get/list/watch; writes: create/update/patch/delete) by resource, and
- * the controller process's peak RSS (VmHWM) and RSS at the end, sampled from /proc.
+ * the controller process's peak RSS (VmHWM) and RSS at the end, sampled from /proc. The operator
+ * runs as the image runs it: `node dist/cli/main.js` (built first) with the image's NODE_OPTIONS.
  * The peer runs a second time with one connection pool for its API calls (bench/reuse-kube-
  * connections.ts preloaded): @kubernetes/client-node 2.0.1 opens a new TLS connection for every
  * API call, and that row shows what it costs. --operator-reuse-connections preloads the same into
@@ -121,7 +122,8 @@ const PEERS = [
     nodeOptions: REUSE_CONNECTIONS,
   },
 ];
-const cli = join(repo, 'src/cli/main.ts');
+/** The program as the image runs it (dist/, built at the start): type stripping at load costs ~20 MiB of RSS. */
+const cli = join(repo, 'dist/cli/main.js');
 const [group, version, plural] = ['docsnap.dev', 'v1alpha1', 'staticexports'];
 const DOMAIN = 'tiny.bench.test';
 const work = mkdtempSync(join(tmpdir(), 'docsnap-bench-operator-'));
@@ -717,6 +719,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
   });
 
 try {
+  say('npm run build (the operator and api run from dist/, as in the image)');
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: repo, stdio: 'inherit' });
   const { envtestDir } = locateTestServers(repo);
   const kubeVersion = execFileSync(join(envtestDir, 'kube-apiserver'), ['--version'], {
     encoding: 'utf8',

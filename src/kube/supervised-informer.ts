@@ -52,12 +52,12 @@ export class SupervisedInformer<T extends KubernetesObject> {
     );
     this.informer.on('add', (object) => {
       this.errorsInRow = 0;
-      withoutManagedFields(object);
+      stripManagedFields(object);
       options.onChange(object, 'add');
     });
     this.informer.on('update', (object) => {
       this.errorsInRow = 0;
-      withoutManagedFields(object);
+      stripManagedFields(object);
       options.onChange(object, 'update');
     });
     this.informer.on('delete', (object) => options.onChange(object, 'delete'));
@@ -116,7 +116,7 @@ export class SupervisedInformer<T extends KubernetesObject> {
  * operator never reads them, and they are a good part of every cached object. Writes of a cached
  * object leave them out, which the apiserver takes as "unchanged".
  */
-function withoutManagedFields(object: KubernetesObject): void {
+export function stripManagedFields(object: KubernetesObject): void {
   if (object.metadata?.managedFields) object.metadata.managedFields = undefined; // not delete: keeps the object's shape
 }
 

@@ -9,7 +9,7 @@ import {
 import type { Logger } from 'pino';
 import { SECRET_ACCESS_LABEL, STATIC_EXPORT, type StaticExport } from '../contract/static-export.ts';
 import { SupervisedInformer } from '../kube/supervised-informer.ts';
-import { secretReferences } from './access/secret-references.ts';
+import { SecretReferenceIndex } from './access/secret-index.ts';
 import { DEFAULT_CONCURRENCY } from './defaults.ts';
 import type { Exporter } from './exporters/exporter.ts';
 import { Exporters, type ExportersOptions } from './exporters/exporters.ts';
@@ -67,6 +67,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const namespaces = watched ?? [undefined];
   const { group, version, plural } = STATIC_EXPORT;
 
+  const secretIndex = new SecretReferenceIndex();
   const exportInformers = namespaces.map(
     (namespace) =>
       new SupervisedInformer<StaticExport>({
@@ -87,9 +88,14 @@ export async function startController(options: ControllerOptions): Promise<Runni
           const key = keyOf(resource);
           if (type === 'delete') {
             queue.forget(key);
+            secretIndex.delete(key);
             reconciler.forget(resource.metadata.uid);
             exporters.forget(resource.metadata.uid);
-          } else queue.add(key);
+          } else {
+            secretIndex.set(key, resource);
+            reconciler.observed(resource);
+            queue.add(key);
+          }
         },
       }),
   );
@@ -105,18 +111,17 @@ export async function startController(options: ControllerOptions): Promise<Runni
             ? core.listNamespacedSecret({ namespace, labelSelector: SECRET_ACCESS_LABEL })
             : core.listSecretForAllNamespaces({ labelSelector: SECRET_ACCESS_LABEL }),
         onChange: (secret) => {
-          const name = secret.metadata?.name ?? '';
-          for (const resource of resourcesIn(secret.metadata?.namespace ?? ''))
-            if (secretReferences(resource).some((reference) => reference.name === name))
-              queue.add(keyOf(resource));
+          for (const key of secretIndex.namersOf(
+            secret.metadata?.namespace ?? '',
+            secret.metadata?.name ?? '',
+          ))
+            queue.add(key);
         },
       }),
   );
 
   const findIn = <T extends KubernetesObject>(informers: SupervisedInformer<T>[], ns: string, name: string) =>
     informers.map((informer) => informer.get(name, ns)).find((found) => found !== undefined);
-  const resourcesIn = (namespace: string) =>
-    exportInformers.flatMap((informer) => informer.list()).filter((r) => r.metadata.namespace === namespace);
 
   const events = new EventRecorder(core, log);
   const settings = { ...DEFAULT_OPERATOR_SETTINGS, ...options.settings };

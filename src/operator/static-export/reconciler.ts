@@ -7,6 +7,7 @@ import {
   type StaticExportStatus,
   type TargetStatus,
 } from '../../contract/static-export.ts';
+import { stripManagedFields } from '../../kube/supervised-informer.ts';
 import type { Exporter } from '../exporters/exporter.ts';
 import { Misconfigured } from '../exporters/exporters.ts';
 import type { EventRecorder } from '../runtime/events.ts';
@@ -181,6 +182,11 @@ export class StaticExportReconciler {
     }
   }
 
+  /** Called with each version the cache receives: once it has caught up, the written copy goes. */
+  observed(cached: StaticExport): void {
+    this.latest(cached);
+  }
+
   /** The cached resource, or what this process last wrote over that very version. */
   private latest(cached: StaticExport): StaticExport {
     const written = this.written.get(cached.metadata.uid);
@@ -201,6 +207,7 @@ export class StaticExportReconciler {
       name,
       body: { ...resource, status },
     })) as StaticExport;
+    stripManagedFields(updated); // as the cache does: kept only until the cache catches up
     this.written.set(resource.metadata.uid, { basedOn: resource.metadata.resourceVersion, object: updated });
     return updated;
   }
