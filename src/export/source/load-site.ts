@@ -193,7 +193,9 @@ export async function loadSite(
   const metaOf = (path: string): PageMeta => {
     let meta = metas.get(path);
     if (!meta) {
-      meta = splitFrontmatter(readPageSource(repo, path, budgets.pageSourceBytes), path).meta;
+      const frontmatter = splitFrontmatter(readPageSource(repo, path, budgets.pageSourceBytes), path);
+      if (frontmatter.problem) warnings.push(frontmatter.problem);
+      meta = frontmatter.meta;
       metas.set(path, meta);
     }
     return meta;

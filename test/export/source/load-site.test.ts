@@ -149,14 +149,16 @@ describe('loadSite', () => {
     expect(text).toMatch(/symlink leading outside the repository/);
   });
 
-  it('reports invalid frontmatter with the line', async () => {
+  it('builds a page whose frontmatter is invalid without it, with a warning naming file and line', async () => {
     const dir = docsRepo({
-      'docs.json': { name: 'X', navigation: { pages: ['a'] } },
-      'a.mdx': '---\ntitle: A\nbad: [unclosed\n---\n\nText\n',
+      'docs.json': { name: 'X', navigation: { pages: ['intro'] } },
+      'intro.mdx': '---\ntitle: Welcome\nbad: [unclosed\n---\n\nText\n',
     });
-    const error = await failure(dir);
-    expect(error.problems[0]).toMatchObject({ file: 'a.mdx' });
-    expect(error.problems[0]?.line).toBeGreaterThanOrEqual(2);
+    const site = await loadSite(dir, options);
+    expect(site.pages.map((p) => [p.route, p.title])).toEqual([['intro', 'Intro']]);
+    const warning = site.warnings.find((w) => w.message.startsWith('invalid frontmatter'));
+    expect(warning).toMatchObject({ file: 'intro.mdx' });
+    expect(warning?.line).toBeGreaterThanOrEqual(2);
   });
 
   it('accepts the legacy mint.json, assigning groups to tabs by URL prefix', async () => {
