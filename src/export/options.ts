@@ -28,6 +28,12 @@ export interface ExportOptions {
   playgroundOrigins?: string[];
   /** Limits on what one repository may make the export do (budgets.ts); the defaults where not given. */
   budgets?: Partial<ExportBudgets>;
+  /**
+   * Refuse what the platform builds past with a warning: navigation entries naming pages that do
+   * not exist, invalid frontmatter, OpenAPI files a page names that do not exist. For teams that
+   * gate on a clean site (`--strict`, a site's `strict`, a StaticExport's `exporter.embedded.strict`).
+   */
+  strict?: boolean;
 }
 
 /**

@@ -26,6 +26,8 @@ export interface ExportReport {
  * wording is the one thing they share). The first that matches wins.
  */
 const KINDS = [
+  ['missing page', /does not exist .*; the entry is left out of the navigation$/],
+  ['invalid frontmatter', /^invalid frontmatter/],
   ['unknown component', /^unknown component /],
   ['unknown icon', /^unknown icon /],
   ['broken link', /^broken link|has no anchor #/],

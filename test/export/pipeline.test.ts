@@ -17,11 +17,14 @@ import {
 } from './fixtures.ts';
 import { checkSite } from './site-check.ts';
 
-const countMdx = (dir: string): number =>
+// Files the platform ignores by default among the .md ones (its documented list).
+const REPOSITORY_DOCUMENTS = new Set(['README.md', 'LICENSE.md', 'CHANGELOG.md', 'CONTRIBUTING.md']);
+const countPages = (dir: string): number =>
   readdirSync(dir, { withFileTypes: true, recursive: true }).filter(
     (e) =>
       e.isFile() &&
-      e.name.endsWith('.mdx') &&
+      /\.mdx?$/.test(e.name) &&
+      !REPOSITORY_DOCUMENTS.has(e.name) &&
       !e.parentPath.includes('snippets') &&
       !e.parentPath.includes('/.'),
   ).length;
@@ -33,8 +36,9 @@ const sites = [
     name: `the ${corpus} corpus`,
     source: join(CORPORA, corpus),
     present: HAVE_CORPORA,
-    // Every .mdx page of the repository (snippets aside) is exported: none is silently dropped.
-    pages: () => countMdx(join(CORPORA, corpus)),
+    // Every .mdx and .md page of the repository (snippets and ignored files aside) is exported:
+    // none is silently dropped.
+    pages: () => countPages(join(CORPORA, corpus)),
   })),
 ];
 

@@ -7,6 +7,7 @@ import type { PropValue } from '../render-context.ts';
 import { splitFrontmatter } from '../source/frontmatter.ts';
 import { readPageSource } from '../source/page-source.ts';
 import type { DocsRepository } from '../source/repository.ts';
+import { snippetPath } from '../source/snippet-paths.ts';
 import { chooseBranch, dedent, type Scope } from './conditionals.ts';
 import { jsxProps } from './literal-props.ts';
 import { parseBody } from './parse.ts';
@@ -170,7 +171,7 @@ export class SnippetResolver {
     from: string,
     warn: (message: string) => void,
   ): Map<string, SnippetExport & { file: string }> {
-    const path = this.snippetPath(source, from);
+    const path = snippetPath(this.repo, source, from);
     const found = new Map<string, SnippetExport & { file: string }>();
     if (!this.repo.exists(path)) {
       warn(`snippet ${source} does not exist; left out`);
@@ -276,12 +277,6 @@ export class SnippetResolver {
     return content.map(loneElementAsBlock);
   }
 
-  /** A snippet named in an import or a `<Snippet file>`: relative to the file, or under /snippets/ when bare. */
-  private snippetPath(source: string, from: string): string {
-    const written = source.startsWith('/') || source.startsWith('.') ? source : `/snippets/${source}`;
-    return this.repo.normalize(written, { file: from });
-  }
-
   private inline(
     source: string,
     from: string,
@@ -289,7 +284,7 @@ export class SnippetResolver {
     depth: number,
     inlining: Inlining,
   ): RootContent[] {
-    const path = this.snippetPath(source, from);
+    const path = snippetPath(this.repo, source, from);
     const { stack } = inlining;
     if (stack.includes(path))
       throw ExportError.at({ file: from }, `snippet cycle: ${[...stack, path].join(' → ')}`);

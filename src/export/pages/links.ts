@@ -87,8 +87,11 @@ export class LinkResolver {
   resolveAsset = (src: string, onBroken = this.onBroken): string => {
     if (!src || isExternal(src) || src.startsWith('data:')) return src;
     const [pathPart = ''] = splitHash(src);
-    const path = this.absolute(pathPart);
-    if (this.targets.assets.has(path)) {
+    // Beside the page first, then from the root: the platform reads "images/a.png" from the root.
+    const path = [this.absolute(pathPart), this.absolute(`/${pathPart}`)].find((candidate) =>
+      this.targets.assets.has(candidate),
+    );
+    if (path) {
       this.usedAssets.add(path);
       return relativeUrl(this.output, path);
     }

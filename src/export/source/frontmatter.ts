@@ -180,7 +180,8 @@ function flatFrontmatter(text: string): Record<string, unknown> | undefined {
       }
     } else if (value === 'true' || value === 'false') result[key] = value === 'true';
     else if (/^-?\d+(\.\d+)?$/.test(value)) result[key] = Number(value);
-    else if (/^[-+]?\.?\d/.test(value)) return undefined; // 0x1F, 1e3, .5, +1: numbers YAML reads its own way
+    else if (/^[-+]?\.?\d/.test(value))
+      return undefined; // 0x1F, 1e3, .5, +1: numbers YAML reads its own way
     else if (PLAIN_SCALAR.test(value) && !value.includes(': ') && value !== 'null' && value !== '~')
       result[key] = value;
     else return undefined;

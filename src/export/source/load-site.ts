@@ -13,6 +13,7 @@ import { budgetsOf, type ExportOptions } from '../options.ts';
 import { defaultSection } from '../output/site-files.ts';
 import { resolveConfigRefs } from './config-refs.ts';
 import { type PageMeta, splitFrontmatter } from './frontmatter.ts';
+import { ignoredFiles } from './ignored-files.ts';
 import { flattenNavigation, type NavItem, type NavSection, type ScopeChoice } from './navigation.ts';
 import { expandOpenapiNavigation } from './openapi-navigation.ts';
 import { selectsPage, unknownPaths, unknownPathsMessage } from './page-selection.ts';
@@ -21,6 +22,7 @@ import { DocsRepository } from './repository.ts';
 import { outputFor, routeOf, toRoute } from './routes.ts';
 import { screenSite } from './screen-site.ts';
 import { languageChrome, parseJsonFile, parseSiteConfig, type SiteConfig } from './site-config.ts';
+import { importedPageFiles, inSnippetsFolder } from './snippet-paths.ts';
 
 /** An OpenAPI operation a page documents, with the local file that describes it. */
 export interface OperationSource {
@@ -103,6 +105,7 @@ export interface SiteModel {
 }
 
 const PAGE_EXTENSIONS = ['.mdx', '.md'];
+const isPageFile = (file: string) => PAGE_EXTENSIONS.some((ext) => file.endsWith(ext));
 const STATIC_EXTENSIONS = new Set(
   'png jpg jpeg gif svg webp avif ico bmp mp4 webm ogg mov mp3 wav woff woff2 ttf otf eot pdf zip txt csv'.split(
     ' ',
@@ -130,10 +133,16 @@ export async function loadSite(
   const written = parseJsonFile(repo.readText(configFile), configFile);
   const config = parseSiteConfig(resolveConfigRefs(repo, configFile, written, budgets), configFile);
   const refused = new Map<string, string>();
-  const files = repo.listFiles(budgets, (path, reason) => {
-    refused.set(path, reason);
-    warnings.push({ file: path, message: reason });
-  });
+  const files = repo.listFiles(
+    budgets,
+    (path, reason) => {
+      refused.set(path, reason);
+      warnings.push({ file: path, message: reason });
+    },
+    ignoredFiles(repo, warnings),
+  );
+  // What the platform builds past with a warning, and `strict` refuses.
+  const lenient: SourceProblem[] = [];
   const fileSet = new Set(files);
   const pages: PageSpec[] = [];
   const pageByRoute = new Map<string, number>();
@@ -152,6 +161,23 @@ export async function loadSite(
         message: `${location}: OpenAPI file ${JSON.stringify(source)} does not exist`,
       });
     return path;
+  };
+  // A page's `openapi: file METHOD /path` names its file relative to the page, or from the root.
+  const pageOpenapiFile = (source: string, page: string): string | undefined => {
+    const override = options.openapiOverrides?.[source];
+    if (override) return repo.normalize(override);
+    if (/^https?:\/\//i.test(source)) return options.remoteSpecs ? source : undefined;
+    const candidates = candidatePaths(repo, source, page);
+    const found = candidates.find((path) => fileSet.has(path));
+    if (found) return found;
+    lenient.push({
+      file: page,
+      message:
+        candidates.length === 0
+          ? `frontmatter openapi: refused path ${JSON.stringify(source)}: it leaves the repository; the page is built without the operation`
+          : `frontmatter openapi: OpenAPI file ${JSON.stringify(source)} does not exist (looked beside the page and from the repository root); the page is built without the operation`,
+    });
+    return undefined;
   };
 
   const specs = new Map<string, Promise<OpenApiSpec | Error>>();
@@ -188,25 +214,27 @@ export async function loadSite(
       if (choice.overrides && !choice.chrome)
         choice.chrome = languageChrome(config, choice.overrides, choice.location);
 
-  // Frontmatter is read once per file: pages need it here, and OpenAPI stubs are matched by it.
+  // Every page file is read once, here: pages need its frontmatter, OpenAPI stubs are matched by
+  // it, and the files it imports are snippets rather than pages.
   const metas = new Map<string, PageMeta>();
-  const metaOf = (path: string): PageMeta => {
-    let meta = metas.get(path);
-    if (!meta) {
-      const frontmatter = splitFrontmatter(readPageSource(repo, path, budgets.pageSourceBytes), path);
-      if (frontmatter.problem) warnings.push(frontmatter.problem);
-      meta = frontmatter.meta;
-      metas.set(path, meta);
-    }
-    return meta;
+  const imported = new Set<string>();
+  const readPage = (file: string): PageMeta => {
+    const text = readPageSource(repo, file, budgets.pageSourceBytes);
+    const frontmatter = splitFrontmatter(text, file);
+    if (frontmatter.problem) lenient.push(frontmatter.problem);
+    metas.set(file, frontmatter.meta);
+    for (const snippet of importedPageFiles(repo, text, file)) imported.add(snippet);
+    return frontmatter.meta;
   };
+  for (const file of files) if (isPageFile(file) && !inSnippetsFolder(file)) readPage(file);
+  const pageFiles = [...metas.keys()];
+  // A navigation entry may name a file in a snippets folder: it is a page then.
+  const metaOf = (path: string): PageMeta => metas.get(path) ?? readPage(path);
   // An MDX file whose frontmatter documents an operation ("openapi: GET /x") is the page of that
   // operation: a navigation entry naming the operation uses it instead of generating another page.
   const stubs = new Map<string, string>();
-  for (const file of files) {
-    if (!file.endsWith('.mdx') || file.startsWith('snippets/')) continue;
-    const openapi = metaOf(file).openapi;
-    const ref = openapi ? operationRef(openapi, () => {}) : undefined;
+  for (const [file, meta] of metas) {
+    const ref = meta.openapi ? operationRef(meta.openapi, () => {}) : undefined;
     if (ref) stubs.set(`${ref.method.toUpperCase()} ${ref.path}`, file);
   }
 
@@ -234,7 +262,10 @@ export async function loadSite(
             file: path,
             message: `frontmatter openapi: no OpenAPI file is named for ${meta.openapi} (set openapi in ${configFile})`,
           });
-        else
+        else if (ref.file) {
+          const file = pageOpenapiFile(ref.file, path);
+          if (file) operation = { source, file, method: ref.method, path: ref.path };
+        } else
           operation = { source, file: resolveOpenapiFile(source, path), method: ref.method, path: ref.path };
       }
     }
@@ -369,9 +400,9 @@ export async function loadSite(
       continue;
     }
     if (!file) {
-      missing.push({
+      lenient.push({
         file: configFile,
-        message: `${reference.location}: page ${JSON.stringify(reference.text)} does not exist (no ${route || 'index'}.mdx or .md)`,
+        message: `${reference.location}: page ${JSON.stringify(reference.text)} does not exist (no ${route || 'index'}.mdx or .md, or .mintignore leaves it out); the entry is left out of the navigation`,
       });
       continue;
     }
@@ -390,10 +421,10 @@ export async function loadSite(
       missing,
     );
 
-  // MDX pages outside the navigation are still pages (linked from content); plain .md files
-  // outside it are usually repository documents (README, CONTRIBUTING) and are left out.
-  for (const file of files) {
-    if (!file.endsWith('.mdx') || file.startsWith('snippets/') || file.includes('/snippets/')) continue;
+  // Every page file outside the navigation is a page too, reachable by its URL, as the platform
+  // serves it: except snippets (in a snippets folder, or imported by a page) and ignored files.
+  for (const file of pageFiles) {
+    if (imported.has(file)) continue;
     let route: string;
     try {
       route = toRoute(file, 'file name');
@@ -442,6 +473,13 @@ export async function loadSite(
       firstPage: Math.max(first, 0),
     };
   });
+
+  if (options.strict && lenient.length > 0)
+    throw new ExportError(
+      `${lenient.length} problem${lenient.length === 1 ? '' : 's'} the platform builds past, refused because the export is strict`,
+      lenient,
+    );
+  warnings.push(...lenient);
 
   if (pages.length > budgets.pages)
     throw overBudget(
@@ -535,4 +573,21 @@ function operationRef(text: string, report: (message: string) => void): ReturnTy
 function humanize(name: string): string {
   const words = name.replace(/[-_]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * Where a path a page names may be: beside the page when relative, then from the repository root
+ * (where the platform's examples put it); only from the root when it starts with "/". A path
+ * leaving the repository is no candidate.
+ */
+function candidatePaths(repo: DocsRepository, source: string, page: string): string[] {
+  const candidates: string[] = [];
+  for (const from of source.startsWith('/') ? [undefined] : [{ file: page }, undefined]) {
+    try {
+      candidates.push(repo.normalize(source, from));
+    } catch {
+      // leaves the repository from there
+    }
+  }
+  return candidates;
 }

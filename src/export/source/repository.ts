@@ -2,12 +2,16 @@ import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statS
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { DEFAULT_BUDGETS, type ExportBudgets, formatBytes, overBudget } from '../budgets.ts';
 import { ExportError, type SourceLocation } from '../errors.ts';
+import type { IgnoredFiles } from './ignored-files.ts';
 
 /** The budgets the repository walk keeps to. */
 export type RepositoryLimits = Pick<ExportBudgets, 'repositoryFiles' | 'folderDepth' | 'repositoryBytes'>;
 
-/** Folders that are never part of the site: tooling, dependencies, VCS. */
-const IGNORED_DIRS = new Set(['node_modules', '.git', '.github', '.mintlify', '.vscode', '.idea']);
+/**
+ * Never part of the site, whatever an ignore file says: dot files and folders (VCS, tooling and
+ * secrets such as .env) and dependencies, which are not even walked.
+ */
+const NEVER_WALKED = (name: string) => name.startsWith('.') || name === 'node_modules';
 
 /**
  * Read access to a docs repository that never leaves it: every path is resolved inside the
@@ -82,11 +86,13 @@ export class DocsRepository {
    * are skipped; symlinks are followed only when they stay inside the repository (others are
    * reported through `onRefused` and left out). Each real directory is walked once, whatever
    * number of paths lead to it, so symlinks to a parent or to a sibling cannot multiply the walk;
-   * the walk stops with a named error past the limits on files, depth and bytes.
+   * the walk stops with a named error past the limits on files, depth and bytes. What `ignored`
+   * matches (.mintignore, ignored-files.ts) is left out, and ignored folders are not walked.
    */
   listFiles(
     limits: RepositoryLimits = DEFAULT_BUDGETS,
     onRefused: (path: string, reason: string) => void = () => {},
+    ignored: IgnoredFiles = () => false,
   ): string[] {
     const files: string[] = [];
     const walked = new Set<string>([this.root]);
@@ -98,7 +104,7 @@ export class DocsRepository {
       const entries = readdirSync(real, { withFileTypes: true }).sort(byName);
       for (let i = entries.length - 1; i >= 0; i--) {
         const entry = entries[i] as Dirent;
-        if (entry.name.startsWith('.') || IGNORED_DIRS.has(entry.name)) continue;
+        if (NEVER_WALKED(entry.name)) continue;
         pending.push({ path: dir ? `${dir}/${entry.name}` : entry.name, entry, parentReal: real, depth });
       }
     };
@@ -106,7 +112,7 @@ export class DocsRepository {
     while (pending.length > 0) {
       const { path, entry, parentReal, depth } = pending.pop() as (typeof pending)[number];
       const target = this.resolveEntry(entry, parentReal, path, onRefused);
-      if (!target) continue;
+      if (!target || ignored(path, target.isDirectory)) continue;
       if (target.isDirectory) {
         if (walked.has(target.real)) {
           onRefused(path, `${path}: a symlink to a folder that is already part of the site; left out`);

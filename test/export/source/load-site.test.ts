@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ExportError } from '../../../src/export/errors.ts';
 import { resolveOptions } from '../../../src/export/options.ts';
+import { warningKind } from '../../../src/export/report.ts';
 import { loadSite } from '../../../src/export/source/load-site.ts';
 import { docsRepo, navigationLabels, page, tempDir } from '../fixtures.ts';
 
 const options = resolveOptions();
 
-async function failure(dir: string): Promise<ExportError> {
-  const error = await loadSite(dir, options).then(
+async function failure(dir: string, exportOptions = options): Promise<ExportError> {
+  const error = await loadSite(dir, exportOptions).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -108,12 +109,21 @@ describe('loadSite', () => {
       },
       'here.mdx': page('Here'),
     });
-    const error = await failure(dir);
-    expect(error.problems.map((p) => p.message)).toEqual([
+    const expected = [
       expect.stringMatching(/navigation\.groups\[0\]\.pages\[1\]: page "gone-1" does not exist/),
       expect.stringMatching(/navigation\.groups\[0\]\.pages\[2\]\.pages\[0\]: page "gone-2" does not exist/),
-    ]);
+    ];
+    // Strict: refused, every entry named at once.
+    const error = await failure(dir, resolveOptions({ strict: true }));
+    expect(error.problems.map((p) => p.message)).toEqual(expected);
     expect(error.problems.every((p) => p.file === 'docs.json')).toBe(true);
+    // Otherwise, as the platform does: warnings, the entries left out, the rest built.
+    const site = await loadSite(dir, options);
+    const missing = site.warnings.filter((w) => /does not exist/.test(w.message));
+    expect(missing.map((w) => w.message)).toEqual(expected);
+    expect(missing.map((w) => warningKind(w.message))).toEqual(['missing page', 'missing page']);
+    expect(site.pages.map((p) => p.route)).toEqual(['here']);
+    expect(navigationLabels(site.sections[0]?.items ?? [], site.pages)).toEqual([{ G: ['Here', { H: [] }] }]);
   });
 
   it('names the file, line and column of invalid JSON', async () => {

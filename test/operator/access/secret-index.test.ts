@@ -7,7 +7,9 @@ function staticExport(namespace: string, adminKey: string, targets: string[]): S
     metadata: { namespace, name: 'x', uid: 'u', resourceVersion: '1' },
     spec: {
       domain: 'docs.example.com',
-      exporter: { api: { url: 'https://api.example.com', adminKeySecretRef: { name: adminKey, key: 'key' } } },
+      exporter: {
+        api: { url: 'https://api.example.com', adminKeySecretRef: { name: adminKey, key: 'key' } },
+      },
       targets: targets.map((name) => ({ secret: { name } })),
     },
   } as unknown as StaticExport;
