@@ -69,6 +69,10 @@ export function exportCommand(): Command {
       'an origin the API playground may send to (https://api.example.com); air-gapped exports have no playground without one',
     )
     .option('--no-playground', 'leave the API playground ("Try it") out of API pages')
+    .option(
+      '--strict',
+      'fail on what the platform builds past with a warning: navigation entries naming missing pages, invalid frontmatter, missing OpenAPI files of pages',
+    )
     .option('--workers <n>', 'render threads (default: every core)', positiveInteger)
     .option('--report <file>', 'write the export report (every warning with file, line and kind) as JSON')
     .action(async (dir: string, flags) => {
@@ -94,6 +98,7 @@ export function exportCommand(): Command {
           siteUrl: flags.siteUrl,
           version: flags.exportVersion,
           paths: flags.paths,
+          strict: flags.strict === true,
           openapiOverrides: flags.openapiOverride,
           features: {
             search: flags.search,

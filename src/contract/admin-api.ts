@@ -85,6 +85,18 @@ export const ExportJobId = z
 export const ExportJobStatus = z.enum(['queued', 'running', 'completed', 'failed']);
 export type ExportJobStatus = z.infer<typeof ExportJobStatus>;
 
+/**
+ * How many warnings an export had, in all and per kind (the export report's kinds). It has no
+ * schema id: the CRD's status embeds it, and CRD schemas cannot use $ref.
+ */
+export const ExportWarnings = z.object({
+  count: z.number().int().min(0).describe('Warnings in all.'),
+  byKind: z
+    .record(z.string(), z.number().int().min(0))
+    .describe('Warnings per kind ("missing page", "broken link", "invalid frontmatter"…).'),
+});
+export type ExportWarnings = z.infer<typeof ExportWarnings>;
+
 export const ExportJob = z
   .object({
     jobId: ExportJobId,
@@ -94,6 +106,9 @@ export const ExportJob = z
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
     error: z.string().optional().describe('Why the job failed; only when status is failed.'),
+    warnings: ExportWarnings.optional().describe(
+      'What the export built past (missing pages, invalid frontmatter, broken links…); once completed.',
+    ),
   })
   .meta({
     id: 'ExportJob',

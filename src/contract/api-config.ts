@@ -45,6 +45,12 @@ export const Site = z
     source: SiteSource,
     deployment: DeploymentKind.default('cloud'),
     siteUrl: z.url().optional().describe('Public URL, for sitemap.xml and canonical links.'),
+    strict: z
+      .boolean()
+      .optional()
+      .describe(
+        'Fail the export on what the platform builds past with a warning: navigation entries naming missing pages, invalid frontmatter, missing OpenAPI files of pages.',
+      ),
     features: z
       .object({
         search: z.boolean().optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Domain, StartExportRequest } from './admin-api.ts';
+import { Domain, ExportWarnings, StartExportRequest } from './admin-api.ts';
 import { PlaygroundOrigin } from './api-config.ts';
 import { DURATION_PATTERN, parseDuration } from './duration.ts';
 
@@ -185,6 +185,12 @@ export const EmbeddedExporter = z
       .describe(
         "Include the repository's own .js files on every page. Off by default; a script that names another origin is left out (the bundle is air-gapped).",
       ),
+    strict: z
+      .boolean()
+      .optional()
+      .describe(
+        'Fail the export on what the platform builds past with a warning (navigation entries naming missing pages, invalid frontmatter). Off by default: those are counted in status.warnings.',
+      ),
     playgroundOrigins: z
       .array(PlaygroundOrigin)
       .max(32)
@@ -333,6 +339,9 @@ export const StaticExportStatus = z
       .describe(`The ${EXPORT_REQUESTED_ANNOTATION} annotation the job was started for.`),
     progress: z.number().int().min(0).max(100).optional(),
     pageCount: z.number().int().min(0).optional(),
+    warnings: ExportWarnings.optional().describe(
+      'Warnings of the export whose bundle the targets link (missing pages, invalid frontmatter, broken links…), in all and per kind.',
+    ),
     startedAt: Timestamp.optional(),
     completedAt: Timestamp.optional(),
     error: z.string().optional().describe('Why the last export failed.'),

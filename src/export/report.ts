@@ -75,3 +75,16 @@ export function exportReport(pageCount: number, problems: readonly SourceProblem
     .sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
   return { pageCount, summary, warnings };
 }
+
+/** The warnings of an export counted, in all and per kind: what job and StaticExport status show. */
+export function warningCounts(problems: readonly SourceProblem[]): {
+  count: number;
+  byKind: Record<string, number>;
+} {
+  const byKind: Record<string, number> = {};
+  for (const problem of problems) {
+    const kind = reportedWarning(problem).kind;
+    byKind[kind] = (byKind[kind] ?? 0) + 1;
+  }
+  return { count: problems.length, byKind };
+}

@@ -29,6 +29,7 @@ export function staticExportCrd() {
             { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
             { name: 'Progress', type: 'integer', jsonPath: '.status.progress' },
             { name: 'Pages', type: 'integer', jsonPath: '.status.pageCount' },
+            { name: 'Warnings', type: 'integer', jsonPath: '.status.warnings.count' },
             // A string: kubectl prints a future time of a 'date' column as <invalid>.
             { name: 'Expires', type: 'string', jsonPath: '.status.bundle.expiresAt' },
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
@@ -63,8 +64,9 @@ export function staticExportCrdYaml(): string {
 
 /**
  * A zod schema as a Kubernetes structural schema: OpenAPI v3 without `$schema`, without
- * `additionalProperties` beside `properties` (unknown fields are pruned instead), and without
- * the JavaScript-only integer bounds zod adds.
+ * `additionalProperties` beside `properties` (unknown fields are pruned instead; a map, which
+ * has no `properties`, keeps its `additionalProperties`), and without the JavaScript-only integer
+ * bounds zod adds.
  */
 function structural(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'throw' }) as JsonSchema;
@@ -74,14 +76,15 @@ function structural(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 function clean(node: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$schema' || key === 'additionalProperties') continue;
+    if (key === '$schema' || (key === 'additionalProperties' && (node.properties || value === false)))
+      continue;
     if ((key === 'maximum' || key === 'minimum') && Math.abs(value as number) >= Number.MAX_SAFE_INTEGER)
       continue;
     if (key === 'properties') {
       out[key] = Object.fromEntries(
         Object.entries(value as Record<string, JsonSchema>).map(([name, child]) => [name, clean(child)]),
       );
-    } else if (key === 'items') {
+    } else if (key === 'items' || (key === 'additionalProperties' && typeof value === 'object')) {
       out[key] = clean(value as JsonSchema);
     } else {
       out[key] = value;

@@ -7,6 +7,7 @@ import type { ApiConfig, SiteConfig } from '../contract/api-config.ts';
 import { ExportJobRecord } from '../contract/records.ts';
 import { ExportError } from '../export/errors.ts';
 import type { ExportOptionsInput } from '../export/options.ts';
+import { warningCounts } from '../export/report.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { ExportLimitExceeded, ServiceRefusal, SourceUnavailable } from './errors.ts';
 import { ExportProcessPool, type ExportRunner } from './export-process/pool.ts';
@@ -393,6 +394,7 @@ export class ExportEngine {
         progress: 100,
         pageCount: result.pageCount,
         archive: { key, sizeBytes: archive.sizeBytes, sha256: archive.sha256 },
+        warnings: warningCounts(result.warnings),
       });
       this.log.info(
         { jobId, pageCount: result.pageCount, warnings: result.warnings.length },
@@ -468,6 +470,7 @@ export function exportOptions(
     paths: record.paths,
     openapiOverrides: site.openapiOverrides,
     features: site.features,
+    ...(site.strict ? { strict: true } : {}),
     ...(site.playgroundOrigins ? { playgroundOrigins: site.playgroundOrigins } : {}),
     ...(site.remoteSpecs
       ? {
@@ -516,6 +519,7 @@ export function jobView(record: ExportJobRecord): ExportJob {
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
     ...(record.status === 'failed' ? { error: record.error ?? 'the export failed' } : {}),
+    ...(record.warnings ? { warnings: record.warnings } : {}),
   };
 }
 

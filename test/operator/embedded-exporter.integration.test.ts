@@ -245,6 +245,43 @@ describe('embedded exporter: the pipeline inside the operator, bundles in S3', (
     expect(again.status?.jobId).not.toBe(ready.status?.jobId);
   });
 
+  it('counts the warnings of the export in status, and a strict one refuses them', async () => {
+    // A navigation entry naming a page that is not there, and a page whose frontmatter is invalid.
+    const files = {
+      'docs.json': JSON.stringify({ name: 'Imperfect', navigation: { pages: ['index', 'gone'] } }),
+      'index.mdx': page('Welcome'),
+      'notes.mdx': '---\ntitle: [unclosed\n---\n\nNotes.\n',
+    };
+    await cluster.core.createNamespacedConfigMap({
+      namespace: cluster.namespace,
+      body: { metadata: { name: 'imperfect-docs' }, data: files },
+    });
+    await cluster.create(
+      'imperfect-docs',
+      spec(
+        { configMap: { name: 'imperfect-docs' } },
+        { targets: [{ secret: { name: 'imperfect-values' } }] },
+      ),
+    );
+    const ready = await cluster.waitFor('imperfect-docs', isReady, 30_000);
+    expect(ready.status?.pageCount).toBe(2);
+    expect(ready.status?.warnings).toEqual({
+      count: 3,
+      byKind: { 'missing page': 1, 'invalid frontmatter': 1, 'missing title': 1 },
+    });
+
+    const strict = spec(
+      { configMap: { name: 'imperfect-docs' } },
+      { targets: [{ secret: { name: 'strict-values' } }] },
+    );
+    Object.assign(strict.exporter.embedded, { strict: true });
+    await cluster.create('strict-docs', strict);
+    const failed = await cluster.waitFor('strict-docs', (r) => r.status?.phase === 'Failed', 30_000);
+    expect(failed.status?.warnings).toBeUndefined();
+    expect(failed.status?.error).toMatch(/refused because the export is strict/);
+    expect(failed.status?.error).toMatch(/page "gone" does not exist/);
+  });
+
   it('exports a mounted path, with siteUrl for the sitemap', async () => {
     const dir = docsRepo({
       'docs.json': { name: 'Mounted', navigation: { pages: ['index'] } },

@@ -81,6 +81,7 @@ export class EmbeddedExporter implements Exporter {
       deployment: 'air-gapped',
       siteUrl: spec.siteUrl,
       features: spec.siteScripts ? { siteScripts: true } : {},
+      ...(spec.strict ? { strict: true } : {}),
       ...(spec.playgroundOrigins ? { playgroundOrigins: spec.playgroundOrigins } : {}),
     };
     this.site = site;

@@ -156,6 +156,7 @@ export async function deliverBundle(ctx: ActionContext, job: ExportJob): Promise
     {
       ...completed,
       progress: 100,
+      warnings: job.warnings,
       completedAt: ctx.now.toISOString(),
       error: undefined,
       refreshError: undefined,
@@ -168,7 +169,7 @@ export async function deliverBundle(ctx: ActionContext, job: ExportJob): Promise
       {
         type: 'Normal',
         reason: 'BundleReady',
-        message: `export job ${job.jobId}: ${job.pageCount} pages, ${link.sizeBytes} bytes, link valid until ${link.expiresAt}`,
+        message: `export job ${job.jobId}: ${job.pageCount} pages, ${job.warnings?.count ?? 0} warnings, ${link.sizeBytes} bytes, link valid until ${link.expiresAt}`,
       },
       ...targetEvents(targets),
     ],
