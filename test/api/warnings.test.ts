@@ -16,9 +16,15 @@ beforeAll(async () => {
     'notes.mdx': '---\ntitle: [unclosed\n---\n\nNotes.\n',
   });
   api = await startTestApi('exports: { concurrency: 1 }');
+  const site = {
+    organization: 'acme',
+    source: { path: imperfect },
+    deployment: 'cloud' as const,
+    features: {},
+  };
   api.config.sites.push(
-    { domain: 'imperfect.acme.test', organization: 'acme', source: { path: imperfect } },
-    { domain: 'strict.acme.test', organization: 'acme', source: { path: imperfect }, strict: true },
+    { ...site, domain: 'imperfect.acme.test' },
+    { ...site, domain: 'strict.acme.test', strict: true },
   );
 });
 
