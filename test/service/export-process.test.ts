@@ -72,11 +72,11 @@ describe('export processes', () => {
   it('bad content fails as an ExportError with its problems, across the process boundary', async () => {
     const p = pool();
     const repo = docsRepo({
-      'docs.json': { ...config, navigation: { groups: [{ group: 'A', pages: ['nope'] }] } },
+      'docs.json': { ...config, navigation: { groups: [{ group: 'A', pages: ['../outside'] }] } },
     });
     const error = await run(p, repo).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ExportError);
-    expect((error as ExportError).problems[0]?.message).toMatch(/page "nope" does not exist/);
+    expect((error as ExportError).problems[0]?.message).toMatch(/"\.\.\/outside": it leaves the repository/);
   });
 
   it('stops an export past its memory limit, while this process stays responsive', {
