@@ -167,8 +167,8 @@ describe('StaticExport operator against a real kube-apiserver and docsnap api', 
     expect(operatorLog.text).toMatch(/"resource":"sx-core\/docs"/);
 
     const { stdout } = await cluster.kubectl('-n', cluster.namespace, 'get', 'sx', 'docs');
-    expect(stdout).toMatch(/NAME\s+PHASE\s+PROGRESS\s+PAGES\s+EXPIRES\s+AGE/);
-    expect(stdout).toMatch(new RegExp(`docs\\s+Ready\\s+100\\s+${EXAMPLE_SITE_PAGES}\\b`));
+    expect(stdout).toMatch(/NAME\s+PHASE\s+PROGRESS\s+PAGES\s+WARNINGS\s+EXPIRES\s+AGE/);
+    expect(stdout).toMatch(new RegExp(`docs\\s+Ready\\s+100\\s+${EXAMPLE_SITE_PAGES}\\s+0\\s`));
   });
 
   it('writes a ConfigMap target without touching its other keys, comments or formatting', async () => {
