@@ -40,6 +40,16 @@ export function splitFrontmatter(text: string, file: string): Frontmatter {
   const yamlText = match[1] ?? '';
   const lines = match[0].split('\n').length - 1;
   const body = '\n'.repeat(lines) + source.slice(match[0].length);
+  if (yamlText.length > MAX_FRONTMATTER_CHARS)
+    return {
+      meta: {},
+      body,
+      problem: {
+        file,
+        line: 2,
+        message: `invalid frontmatter, the page is built without it: longer than ${MAX_FRONTMATTER_CHARS / 1024} KiB`,
+      },
+    };
   const simple = flatFrontmatter(yamlText);
   if (simple) return { meta: toMeta(simple), body };
   const parsed = parseYaml(yamlText, file);
@@ -87,13 +97,20 @@ function readYaml(yamlText: string, file: string): { data: unknown } | { line: n
   // The YAML parser recurses per level of nesting and reports running out of stack as an error.
   if (isStackOverflow(error))
     throw ExportError.at({ file, line: 2 }, 'frontmatter nested too deep to be read');
-  if (error)
-    return {
-      line: error.linePos?.[0]?.line ?? 1,
-      // The parser's own "at line N, column M" counts inside the block: the caller gives the file's line.
-      message: (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''),
-    };
-  return { data: document.toJS() };
+  if (!error) {
+    try {
+      return { data: document.toJS() };
+    } catch (aliases) {
+      // yaml refuses to expand more than 100 aliases (a "billion laughs" document).
+      if (!(aliases instanceof ReferenceError)) throw aliases;
+      return { line: 1, message: aliases.message };
+    }
+  }
+  return {
+    line: error.linePos?.[0]?.line ?? 1,
+    // The parser's own "at line N, column M" counts inside the block: the caller gives the file's line.
+    message: (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''),
+  };
 }
 
 /**
@@ -154,6 +171,8 @@ function toMeta(raw: Record<string, unknown>): PageMeta {
   };
 }
 
+/** Real frontmatter is a few hundred bytes; a parse of a broken one costs seconds per MiB. */
+const MAX_FRONTMATTER_CHARS = 64 * 1024;
 const FLAT_LINE = /^([A-Za-z_][\w-]*):[ \t]*(.*?)[ \t]*$/;
 const PLAIN_SCALAR = /^[^\s"'#&*!|>%@`{}[\],?:-][^#]*$/;
 

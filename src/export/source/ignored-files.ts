@@ -30,8 +30,23 @@ export const DEFAULT_IGNORED_PATTERNS = [
   'CONTRIBUTING.md',
 ];
 
-/** A tenant's ignore file compiles to regular expressions: these bounds keep that cheap. */
-export const MINTIGNORE_LIMITS = { bytes: 64 * 1024, patterns: 1_000, wildcards: 8 };
+/**
+ * A tenant's ignore file compiles to regular expressions, tried on every path: these bounds keep
+ * that linear. A `**` between folders becomes a repeated group that backtracks over the folders
+ * of a path, so a pattern gets one (after runs of them are merged; a leading and a trailing one
+ * cost nothing); other wildcards are pinned to one name.
+ */
+export const MINTIGNORE_LIMITS = {
+  bytes: 64 * 1024,
+  patterns: 1_000,
+  wildcards: 8,
+  globstars: 1,
+  /**
+   * Path characters times patterns over the walk: ~6 s of matching at worst (measured on paths of
+   * 4 KB), 20 times what 10,000 files of 100 characters under 50 patterns take.
+   */
+  matchingWork: 1e9,
+};
 
 /** Whether a repository-relative path (a folder when `folder`) is left out of the site. */
 export type IgnoredFiles = (path: string, folder: boolean) => boolean;
@@ -42,10 +57,25 @@ export type IgnoredFiles = (path: string, folder: boolean) => boolean;
  * the limits, are reported and not applied.
  */
 export function ignoredFiles(repo: DocsRepository, problems: SourceProblem[]): IgnoredFiles {
-  const rules = ignore().add(DEFAULT_IGNORED_PATTERNS);
+  // Two sets of rules, so that `!` in .mintignore cannot take back a default.
+  const defaults = ignore().add(DEFAULT_IGNORED_PATTERNS);
+  const rules = ignore();
   const text = readIgnoreFile(repo, problems);
-  if (text !== undefined) rules.add(acceptedPatterns(text, problems));
-  return (path, folder) => rules.ignores(folder ? `${path}/` : path);
+  const patterns = text === undefined ? [] : acceptedPatterns(text, problems);
+  rules.add(patterns);
+  let work = 0;
+  return (path, folder) => {
+    const tested = folder ? `${path}/` : path;
+    if (defaults.ignores(tested)) return true;
+    // Matching costs about the path's length for each pattern: bounded over the whole walk.
+    work += tested.length * patterns.length;
+    if (work > MINTIGNORE_LIMITS.matchingWork)
+      throw ExportError.at(
+        { file: MINTIGNORE },
+        `its ${patterns.length} patterns tried on every path of the repository are more matching than an export does; use fewer patterns, or folder patterns`,
+      );
+    return rules.ignores(tested);
+  };
 }
 
 function readIgnoreFile(repo: DocsRepository, problems: SourceProblem[]): string | undefined {
@@ -66,7 +96,7 @@ function acceptedPatterns(text: string, problems: SourceProblem[]): string[] {
   const file = MINTIGNORE;
   const accepted: string[] = [];
   for (const [index, line] of text.split(/\r?\n/).entries()) {
-    const pattern = line.trim();
+    const pattern = mergeGlobstars(line.trim());
     if (pattern === '' || pattern.startsWith('#')) continue;
     if (accepted.length === MINTIGNORE_LIMITS.patterns) {
       problems.push({
@@ -76,13 +106,25 @@ function acceptedPatterns(text: string, problems: SourceProblem[]): string[] {
       });
       break;
     }
-    if ((pattern.match(/[*?[]/g)?.length ?? 0) > MINTIGNORE_LIMITS.wildcards)
-      problems.push({
-        file,
-        line: index + 1,
-        message: `a pattern with more than ${MINTIGNORE_LIMITS.wildcards} wildcards is not applied`,
-      });
-    else accepted.push(line);
+    const refusal = tooCostly(pattern);
+    if (refusal) problems.push({ file, line: index + 1, message: `${refusal} is not applied` });
+    else accepted.push(pattern);
   }
   return accepted;
+}
+
+// A run of globstars matches what one does: "a", two stars, "b" is the same with two stars twice.
+// (Written out: a slash and a star would end this comment.)
+function mergeGlobstars(pattern: string): string {
+  return pattern.replace(/\*\*(?:\/\*\*)+/g, '**');
+}
+
+function tooCostly(pattern: string): string | undefined {
+  if ((pattern.match(/[*?[]/g)?.length ?? 0) > MINTIGNORE_LIMITS.wildcards)
+    return `a pattern with more than ${MINTIGNORE_LIMITS.wildcards} wildcards`;
+  // A leading "**" + "/" and a trailing "/" + "**" cost nothing (any depth, everything inside).
+  const inner = pattern.replace(/^!?(?:\/?\*\*\/)/, '').replace(/\/\*\*$/, '');
+  if ((inner.match(/\*\*/g)?.length ?? 0) > MINTIGNORE_LIMITS.globstars)
+    return `a pattern with more than ${MINTIGNORE_LIMITS.globstars} "**" between folders`;
+  return undefined;
 }

@@ -423,8 +423,12 @@ export async function loadSite(
 
   // Every page file outside the navigation is a page too, reachable by its URL, as the platform
   // serves it: except snippets (in a snippets folder, or imported by a page) and ignored files.
-  for (const file of pageFiles) {
-    if (imported.has(file)) continue;
+  const orphans = pageFiles.filter((file) => !imported.has(file) && !usedRoutes.has(routeOf(file)));
+  // Counted before they are placed: a repository of many page files fails early.
+  if (pages.length + orphans.length > budgets.pages)
+    tooManyPages(pages.length + orphans.length, budgets.pages, configFile);
+  const sectionOf = nearestSections(pages);
+  for (const file of orphans) {
     let route: string;
     try {
       route = toRoute(file, 'file name');
@@ -433,7 +437,7 @@ export async function loadSite(
       continue;
     }
     if (pageByRoute.has(route) || usedRoutes.has(route)) continue;
-    const section = nearestSection(route, pages);
+    const section = sectionOf(route);
     pages.push(
       pageFromFile(
         file,
@@ -444,6 +448,7 @@ export async function loadSite(
     );
     pageByRoute.set(route, pages.length - 1);
     usedRoutes.add(route);
+    sectionOf.add(route, section);
   }
 
   const convert = (items: NavItem[]): SiteNavItem[] =>
@@ -481,12 +486,7 @@ export async function loadSite(
     );
   warnings.push(...lenient);
 
-  if (pages.length > budgets.pages)
-    throw overBudget(
-      { file: configFile },
-      `the site has ${pages.length} pages, more than ${budgets.pages}`,
-      'pages',
-    );
+  if (pages.length > budgets.pages) tooManyPages(pages.length, budgets.pages, configFile);
   selectPaths(pages, options.paths, homeRoute(pages, sections));
   const site: SiteModel = {
     root: repo.root,
@@ -520,21 +520,36 @@ function unsafeRedirects(config: SiteConfig): SourceProblem[] {
   return problems;
 }
 
-/** The section whose pages share the longest route prefix with this one (0 when none does). */
-function nearestSection(route: string, pages: PageSpec[]): number {
-  let best = 0;
-  let bestLength = 0;
-  for (const page of pages) {
-    let common = 0;
-    const a = route.split('/');
-    const b = page.route.split('/');
-    while (common < a.length - 1 && common < b.length && a[common] === b[common]) common++;
-    if (common > bestLength) {
-      bestLength = common;
-      best = page.section;
+/**
+ * The section of a page outside the navigation: that of the first page sharing the longest run of
+ * leading folders with it (0 when none does). Indexed by folder prefix, so that many such pages
+ * cost linear time; `add` records a page placed since.
+ */
+function nearestSections(pages: PageSpec[]): ((route: string) => number) & {
+  add: (route: string, section: number) => void;
+} {
+  const byPrefix = new Map<string, number>();
+  const add = (route: string, section: number) => {
+    const parts = route.split('/');
+    for (let length = 1; length <= parts.length; length++) {
+      const prefix = parts.slice(0, length).join('/');
+      if (!byPrefix.has(prefix)) byPrefix.set(prefix, section);
     }
-  }
-  return best;
+  };
+  for (const page of pages) add(page.route, page.section);
+  const sectionOf = (route: string) => {
+    const folders = route.split('/').slice(0, -1);
+    for (let length = folders.length; length >= 1; length--) {
+      const section = byPrefix.get(folders.slice(0, length).join('/'));
+      if (section !== undefined) return section;
+    }
+    return 0;
+  };
+  return Object.assign(sectionOf, { add });
+}
+
+function tooManyPages(count: number, limit: number, configFile: string): never {
+  throw overBudget({ file: configFile }, `the site has ${count} pages, more than ${limit}`, 'pages');
 }
 
 /**

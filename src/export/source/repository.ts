@@ -97,6 +97,7 @@ export class DocsRepository {
     const files: string[] = [];
     const walked = new Set<string>([this.root]);
     let bytes = 0;
+    let seen = 0;
     // An explicit stack in place of recursion (depth is bounded by a limit, not by the call
     // stack), taking entries in the order a recursive walk in name order would.
     const pending: Array<{ path: string; entry: Dirent; parentReal: string; depth: number }> = [];
@@ -112,7 +113,12 @@ export class DocsRepository {
     while (pending.length > 0) {
       const { path, entry, parentReal, depth } = pending.pop() as (typeof pending)[number];
       const target = this.resolveEntry(entry, parentReal, path, onRefused);
-      if (!target || ignored(path, target.isDirectory)) continue;
+      if (!target) continue;
+      if (ignored(path, target.isDirectory)) {
+        // Walked all the same: an ignored file counts against the number of files.
+        if (!target.isDirectory) tooManyFiles(++seen, limits, path);
+        continue;
+      }
       if (target.isDirectory) {
         if (walked.has(target.real)) {
           onRefused(path, `${path}: a symlink to a folder that is already part of the site; left out`);
@@ -130,12 +136,7 @@ export class DocsRepository {
       }
       files.push(path);
       bytes += target.size;
-      if (files.length > limits.repositoryFiles)
-        throw overBudget(
-          { file: path },
-          `the repository has more than ${limits.repositoryFiles} files`,
-          'repositoryFiles',
-        );
+      tooManyFiles(++seen, limits, path);
       if (bytes > limits.repositoryBytes)
         throw overBudget(
           { file: path },
@@ -165,6 +166,11 @@ export class DocsRepository {
           { file: path },
           `refused path ${JSON.stringify(path)}: a symlink leading outside the repository`,
         );
+      if (rel.split(sep).some(NEVER_WALKED))
+        throw ExportError.at(
+          { file: path },
+          `refused path ${JSON.stringify(path)}: a symlink into a dot file or folder or node_modules, which are never part of the site`,
+        );
       const stats = statSync(real);
       if (!stats.isDirectory() && !stats.isFile()) return undefined;
       return { real, isDirectory: stats.isDirectory(), size: stats.isFile() ? stats.size : 0 };
@@ -187,6 +193,15 @@ export class DocsRepository {
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+function tooManyFiles(seen: number, limits: RepositoryLimits, path: string): void {
+  if (seen > limits.repositoryFiles)
+    throw overBudget(
+      { file: path },
+      `the repository has more than ${limits.repositoryFiles} files`,
+      'repositoryFiles',
+    );
 }
 
 function byName(a: Dirent, b: Dirent): number {
