@@ -462,6 +462,8 @@ export async function loadSite(
       if (item.hidden) return [];
       const { hidden: _, directory, ...group } = item;
       const converted: SiteNavItem = { ...group, items: convert(item.items) };
+      // Every entry left out (pages that do not exist): no empty heading in the sidebar.
+      if (converted.items.length === 0 && item.items.length > 0) return [];
       const [root, ...children] = converted.items;
       const rootPage = directory && root?.kind === 'page' ? pages[root.page] : undefined;
       if (rootPage) rootPage.directory = { style: directory as 'card' | 'accordion', items: children };

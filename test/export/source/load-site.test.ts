@@ -123,7 +123,7 @@ describe('loadSite', () => {
     expect(missing.map((w) => w.message)).toEqual(expected);
     expect(missing.map((w) => warningKind(w.message))).toEqual(['missing page', 'missing page']);
     expect(site.pages.map((p) => p.route)).toEqual(['here']);
-    expect(navigationLabels(site.sections[0]?.items ?? [], site.pages)).toEqual([{ G: ['Here', { H: [] }] }]);
+    expect(navigationLabels(site.sections[0]?.items ?? [], site.pages)).toEqual([{ G: ['Here'] }]); // H lost its one entry
   });
 
   it('names the file, line and column of invalid JSON', async () => {
