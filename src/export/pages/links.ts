@@ -128,7 +128,7 @@ function splitHash(href: string): [string, string | undefined] {
   return index === -1 ? [href, undefined] : [href.slice(0, index), href.slice(index + 1)];
 }
 
-function safeDecode(value: string): string {
+export function safeDecode(value: string): string {
   try {
     return decodeURI(value);
   } catch {

@@ -496,7 +496,7 @@ export async function loadSite(
     sections,
     globalLinks: navigation.globalLinks,
     pages,
-    assets: files.filter((f) => STATIC_EXTENSIONS.has(f.split('.').pop()?.toLowerCase() ?? '')),
+    assets: files.filter((f) => STATIC_EXTENSIONS.has(extensionOf(f)) || isOpenApiFile(repo, f)),
     stylesheets: files.filter((f) => f.endsWith('.css')),
     scripts: files.filter((f) => f.endsWith('.js')),
     warnings,
@@ -585,6 +585,18 @@ function operationRef(text: string, report: (message: string) => void): ReturnTy
     report(`${error.message}; no page was made for it`);
     return undefined;
   }
+}
+
+const extensionOf = (file: string) => file.split('.').pop()?.toLowerCase() ?? '';
+
+/**
+ * OpenAPI documents of the repository are served at their path, as the platform serves them
+ * (pages link to "/openapi.json" to offer the download); other JSON and YAML files are not.
+ */
+function isOpenApiFile(repo: DocsRepository, file: string): boolean {
+  if (!['json', 'yaml', 'yml'].includes(extensionOf(file)) || file === 'docs.json' || file === 'mint.json')
+    return false;
+  return /["']?(?:openapi|swagger)["']?\s*:\s*["']?\d/.test(repo.readOpening(file, 4096));
 }
 
 function humanize(name: string): string {

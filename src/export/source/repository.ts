@@ -1,4 +1,14 @@
-import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  type Dirent,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { DEFAULT_BUDGETS, type ExportBudgets, formatBytes, overBudget } from '../budgets.ts';
 import { ExportError, type SourceLocation } from '../errors.ts';
@@ -79,6 +89,17 @@ export class DocsRepository {
 
   readText(path: string, from?: SourceLocation): string {
     return readFileSync(this.absolute(path, from), 'utf8');
+  }
+
+  /** The first `bytes` bytes of a file, as text: enough to tell what kind of document it is. */
+  readOpening(path: string, bytes: number): string {
+    const fd = openSync(this.absolute(path), 'r');
+    try {
+      const buffer = Buffer.alloc(bytes);
+      return buffer.toString('utf8', 0, readSync(fd, buffer, 0, bytes, 0));
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /**

@@ -1,4 +1,6 @@
+import { posix } from 'node:path';
 import type { SourceProblem } from '../errors.ts';
+import { isExternal, safeDecode } from '../pages/links.ts';
 import { isAllowedUrl, refusedUrlMessage, type UrlUse } from '../url-policy.ts';
 import type { SiteModel, SiteNavItem } from './load-site.ts';
 import type { SiteChrome } from './site-config.ts';
@@ -61,6 +63,7 @@ export function screenSite(site: SiteModel): void {
   if (config.favicon && !allowed(config.favicon, 'favicon', 'image')) config.favicon = undefined;
   if (config.faviconDark && !allowed(config.faviconDark, 'favicon.dark', 'image'))
     config.faviconDark = undefined;
+  screenSiteImages(site);
   config.redirects = config.redirects.filter((redirect, i) =>
     allowed(redirect.destination, `redirects[${i}].destination`, 'link'),
   );
@@ -110,4 +113,33 @@ function screenAnalytics(
     message: `integrations.plausible.server ${JSON.stringify(host)}: analytics load only from ${PLAUSIBLE_HOST}; Plausible left out`,
   });
   delete integrations.plausible;
+}
+
+/**
+ * The logo and favicons name files of the repository: one that does not exist is one warning on
+ * docs.json, naming the field, and is left out (rather than a broken link on every page). A
+ * logo with one of its two files keeps the other for both themes.
+ */
+function screenSiteImages(site: SiteModel): void {
+  const { config } = site;
+  const assets = new Set(site.assets);
+  const exists = (path: string, field: string): boolean => {
+    if (isExternal(path) || path.startsWith('data:')) return true;
+    const file = posix.normalize(`/${safeDecode(path.split(/[?#]/)[0] ?? '')}`).slice(1);
+    if (assets.has(file)) return true;
+    site.warnings.push({
+      file: config.configFile,
+      message: `${field}: ${JSON.stringify(path)} does not exist; left out`,
+    });
+    return false;
+  };
+  if (config.logo) {
+    const { light, dark } = config.logo;
+    const lightFound = exists(light, light === dark ? 'logo' : 'logo.light');
+    const darkFound = light === dark ? lightFound : exists(dark, 'logo.dark');
+    if (!lightFound && !darkFound) config.logo = undefined;
+    else config.logo = { ...config.logo, light: lightFound ? light : dark, dark: darkFound ? dark : light };
+  }
+  if (config.favicon && !exists(config.favicon, 'favicon')) config.favicon = undefined;
+  if (config.faviconDark && !exists(config.faviconDark, 'favicon.dark')) config.faviconDark = undefined;
 }

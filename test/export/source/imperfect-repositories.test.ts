@@ -218,3 +218,47 @@ describe('strict exports', () => {
     );
   });
 });
+
+describe('files a page links that the platform serves', () => {
+  it('OpenAPI documents are published at their path; other JSON is not', async () => {
+    const out = tempDir();
+    const result = await exportSite({
+      source: docsRepo({
+        'docs.json': { name: 'X', navigation: { pages: ['index'] } },
+        'index.mdx': page('Home', '[Download the spec](/openapi.json) or [the YAML one](/specs/v2.yaml).'),
+        'openapi.json': openapi('/ping', 'Ping'),
+        'specs/v2.yaml': 'openapi: 3.1.0\ninfo: { title: V2, version: "2" }\npaths: {}\n',
+        'package.json': { name: 'docs', version: '1.0.0' },
+      }),
+      outDir: out,
+    });
+    expect(result.warnings.filter((w) => warningKind(w.message) === 'broken link')).toEqual([]);
+    expect(JSON.parse(readFileSync(join(out, 'openapi.json'), 'utf8'))).toMatchObject({ openapi: '3.0.3' });
+    expect(existsSync(join(out, 'specs/v2.yaml'))).toBe(true);
+    expect(existsSync(join(out, 'package.json'))).toBe(false);
+    expect(existsSync(join(out, 'docs.json'))).toBe(false);
+  });
+
+  it('a logo or favicon that does not exist is one warning on docs.json, not a broken link per page', async () => {
+    const result = await exportSite({
+      source: docsRepo({
+        'docs.json': {
+          name: 'X',
+          favicon: '/favicon.svg',
+          logo: { light: '/logo/light.svg', dark: '/logo/dark.svg' },
+          navigation: { pages: ['a', 'b', 'c'] },
+        },
+        'a.mdx': page('A'),
+        'b.mdx': page('B'),
+        'c.mdx': page('C'),
+        'logo/dark.svg':
+          '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>',
+      }),
+      outDir: tempDir(),
+    });
+    expect(result.warnings.map((w) => `${w.file}: ${w.message}`).sort()).toEqual([
+      'docs.json: favicon: "/favicon.svg" does not exist; left out',
+      'docs.json: logo.light: "/logo/light.svg" does not exist; left out',
+    ]);
+  });
+});
