@@ -2,6 +2,7 @@ import type { Element, ElementContent, Properties, Root, Text } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
 import type { Raw } from 'mdast-util-to-hast';
+import postcss from 'postcss';
 
 /**
  * The policy for the repository's SVG files. An SVG opened on its own (a link to it, a new tab)
@@ -161,8 +162,18 @@ function cleanElement(node: Element, depth: number, state: CleanState): Element 
     return undefined;
   }
   if (tag === 'style' && !cssLoadsNothing(textOf(node))) {
-    state.removed.add('<style> that loads from elsewhere');
-    return undefined;
+    // A font @import beside local rules is common in logos: the rules stay, the import goes.
+    const rest = withoutImports(textOf(node));
+    if (rest === undefined) {
+      state.removed.add('<style> that loads from elsewhere');
+      return undefined;
+    }
+    state.removed.add('@import in <style>');
+    return {
+      ...node,
+      properties: cleanProperties(node, state),
+      children: [xmlText({ type: 'text', value: rest })],
+    };
   }
   const children: ElementContent[] = [];
   for (const child of node.children) {
@@ -261,6 +272,20 @@ function xmlText(node: Text): Raw {
  */
 function editorMetadata(tag: string): boolean {
   return tag.includes(':') || tag === 'metadata';
+}
+
+/** A stylesheet without its @import rules, or undefined when the rest still loads from elsewhere or cannot be read. */
+function withoutImports(css: string): string | undefined {
+  try {
+    const root = postcss.parse(css);
+    root.walkAtRules(/^import$/i, (rule) => {
+      rule.remove();
+    });
+    const rest = root.toString();
+    return cssLoadsNothing(rest) ? rest : undefined;
+  } catch {
+    return undefined; // CssSyntaxError: not read, not kept
+  }
 }
 
 function textOf(node: Element): string {

@@ -141,6 +141,25 @@ describe('SVG files of the repository', () => {
     });
   });
 
+  it("keeps a logo's own style rules when its <style> imports a font from elsewhere: only the @import goes", () => {
+    const logo =
+      `<svg ${SVG}><style>@import url('https://fonts.googleapis.com/css2?family=JetBrains+Mono');` +
+      ` .brand { font-family: 'JetBrains Mono', monospace; fill: #111 } .a > .b { fill: red }</style>` +
+      '<text class="brand">acme</text></svg>';
+    const outcome = sanitizeSvg(Buffer.from(logo));
+    expect('svg' in outcome && outcome.svg).toBe(
+      `<svg ${SVG.split(' ')[0]}><style>.brand { font-family: 'JetBrains Mono', monospace; fill: #111 } .a &gt; .b { fill: red }</style><text class="brand">acme</text></svg>\n`,
+    );
+    expect('removed' in outcome && outcome.removed).toEqual(['@import in <style>']);
+    // An import beside a rule that loads something itself still takes the whole <style>.
+    const both = sanitizeSvg(
+      Buffer.from(
+        `<svg ${SVG}><style>@import url(a.css); rect { fill: url(https://evil.example/p) }</style></svg>`,
+      ),
+    );
+    expect('removed' in both && both.removed).toEqual(['<style> that loads from elsewhere']);
+  });
+
   it('allows links out of a diagram and raster images embedded in it, nothing else', () => {
     const outcome = sanitizeSvg(
       Buffer.from(
