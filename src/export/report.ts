@@ -28,6 +28,7 @@ export interface ExportReport {
 const KINDS = [
   ['missing page', /does not exist .*; the entry is left out of the navigation$/],
   ['invalid frontmatter', /^invalid frontmatter/],
+  ['missing file', /^[\w.]+: ".*" does not exist; left out$/],
   ['unknown component', /^unknown component /],
   ['unknown icon', /^unknown icon /],
   ['broken link', /^broken link|has no anchor #/],

@@ -260,5 +260,6 @@ describe('files a page links that the platform serves', () => {
       'docs.json: favicon: "/favicon.svg" does not exist; left out',
       'docs.json: logo.light: "/logo/light.svg" does not exist; left out',
     ]);
+    expect(result.warnings.map((w) => warningKind(w.message))).toEqual(['missing file', 'missing file']);
   });
 });
