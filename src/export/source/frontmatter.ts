@@ -40,42 +40,22 @@ export function splitFrontmatter(text: string, file: string): Frontmatter {
   const yamlText = match[1] ?? '';
   const lines = match[0].split('\n').length - 1;
   const body = '\n'.repeat(lines) + source.slice(match[0].length);
+  // Built without its frontmatter, as the platform does, with the reason and the file's line.
+  const without = (line: number, reason: string): Frontmatter => ({
+    meta: {},
+    body,
+    problem: { file, line, message: `invalid frontmatter, the page is built without it: ${reason}` },
+  });
   if (yamlText.length > MAX_FRONTMATTER_CHARS)
-    return {
-      meta: {},
-      body,
-      problem: {
-        file,
-        line: 2,
-        message: `invalid frontmatter, the page is built without it: longer than ${MAX_FRONTMATTER_CHARS / 1024} KiB`,
-      },
-    };
+    return without(2, `longer than ${MAX_FRONTMATTER_CHARS / 1024} KiB`);
   const simple = flatFrontmatter(yamlText);
   if (simple) return { meta: toMeta(simple), body };
   const parsed = parseYaml(yamlText, file);
-  if ('line' in parsed)
-    return {
-      meta: {},
-      body,
-      // yaml counts lines from 1 inside the block; +1 for the opening ---
-      problem: {
-        file,
-        line: parsed.line + 1,
-        message: `invalid frontmatter, the page is built without it: ${parsed.message}`,
-      },
-    };
+  // yaml counts lines from 1 inside the block; +1 for the opening ---
+  if ('line' in parsed) return without(parsed.line + 1, parsed.message);
   const data = parsed.data;
   if (data === null || data === undefined) return { meta: {}, body };
-  if (typeof data !== 'object' || Array.isArray(data))
-    return {
-      meta: {},
-      body,
-      problem: {
-        file,
-        line: 2,
-        message: 'invalid frontmatter, the page is built without it: expected key: value pairs',
-      },
-    };
+  if (typeof data !== 'object' || Array.isArray(data)) return without(2, 'expected key: value pairs');
   return { meta: toMeta(data as Record<string, unknown>), body };
 }
 
