@@ -1,3 +1,4 @@
+import type { ExportWarnings } from '../contract/admin-api.ts';
 import type { SourceProblem } from './errors.ts';
 
 /**
@@ -69,23 +70,19 @@ export function reportedWarning(problem: SourceProblem): ReportedWarning {
 
 export function exportReport(pageCount: number, problems: readonly SourceProblem[]): ExportReport {
   const warnings = problems.map(reportedWarning);
-  const counts = new Map<WarningKind, number>();
-  for (const warning of warnings) counts.set(warning.kind, (counts.get(warning.kind) ?? 0) + 1);
-  const summary = [...counts]
-    .map(([kind, count]) => ({ kind, count }))
+  const summary = Object.entries(countByKind(warnings))
+    .map(([kind, count]) => ({ kind: kind as WarningKind, count }))
     .sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
   return { pageCount, summary, warnings };
 }
 
 /** The warnings of an export counted, in all and per kind: what job and StaticExport status show. */
-export function warningCounts(problems: readonly SourceProblem[]): {
-  count: number;
-  byKind: Record<string, number>;
-} {
+export function warningCounts(problems: readonly SourceProblem[]): ExportWarnings {
+  return { count: problems.length, byKind: countByKind(problems.map(reportedWarning)) };
+}
+
+function countByKind(warnings: readonly ReportedWarning[]): Record<string, number> {
   const byKind: Record<string, number> = {};
-  for (const problem of problems) {
-    const kind = reportedWarning(problem).kind;
-    byKind[kind] = (byKind[kind] ?? 0) + 1;
-  }
-  return { count: problems.length, byKind };
+  for (const { kind } of warnings) byKind[kind] = (byKind[kind] ?? 0) + 1;
+  return byKind;
 }

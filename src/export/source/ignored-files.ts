@@ -93,21 +93,20 @@ function readIgnoreFile(repo: DocsRepository, problems: SourceProblem[]): string
 }
 
 function acceptedPatterns(text: string, problems: SourceProblem[]): string[] {
-  const file = MINTIGNORE;
   const accepted: string[] = [];
   for (const [index, line] of text.split(/\r?\n/).entries()) {
     const pattern = mergeGlobstars(line.trim());
     if (pattern === '' || pattern.startsWith('#')) continue;
     if (accepted.length === MINTIGNORE_LIMITS.patterns) {
       problems.push({
-        file,
+        file: MINTIGNORE,
         line: index + 1,
         message: `more than ${MINTIGNORE_LIMITS.patterns} patterns; this one and the rest are not applied`,
       });
       break;
     }
     const refusal = tooCostly(pattern);
-    if (refusal) problems.push({ file, line: index + 1, message: `${refusal} is not applied` });
+    if (refusal) problems.push({ file: MINTIGNORE, line: index + 1, message: `${refusal} is not applied` });
     else accepted.push(pattern);
   }
   return accepted;

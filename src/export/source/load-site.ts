@@ -149,11 +149,17 @@ export async function loadSite(
   const missing: SourceProblem[] = [];
   const usedRoutes = new Set<string>();
 
-  const resolveOpenapiFile = (source: string, location: string): string | undefined => {
+  // An OpenAPI source mapped to a local copy, or named by URL (read only when the export opted in
+  // to fetching, options.remoteSpecs): not looked for in the repository.
+  const elsewhere = (source: string): { file: string | undefined } | undefined => {
     const override = options.openapiOverrides?.[source];
-    if (override) return repo.normalize(override);
-    // A URL is read only when the export opted in to fetching (options.remoteSpecs).
-    if (/^https?:\/\//i.test(source)) return options.remoteSpecs ? source : undefined;
+    if (override) return { file: repo.normalize(override) };
+    if (/^https?:\/\//i.test(source)) return { file: options.remoteSpecs ? source : undefined };
+    return undefined;
+  };
+  const resolveOpenapiFile = (source: string, location: string): string | undefined => {
+    const named = elsewhere(source);
+    if (named) return named.file;
     const path = repo.normalize(source, { file: configFile });
     if (!fileSet.has(path))
       missing.push({
@@ -164,9 +170,8 @@ export async function loadSite(
   };
   // A page's `openapi: file METHOD /path` names its file relative to the page, or from the root.
   const pageOpenapiFile = (source: string, page: string): string | undefined => {
-    const override = options.openapiOverrides?.[source];
-    if (override) return repo.normalize(override);
-    if (/^https?:\/\//i.test(source)) return options.remoteSpecs ? source : undefined;
+    const named = elsewhere(source);
+    if (named) return named.file;
     const candidates = candidatePaths(repo, source, page);
     const found = candidates.find((path) => fileSet.has(path));
     if (found) return found;
